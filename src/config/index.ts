@@ -1,0 +1,15 @@
+// Configuration: .env + environment -> one validated target; the production guard; secret values.
+export { type GuardedAction, type GuardVerdict, guard } from './guard.ts';
+export { formatProblems } from './problems.ts';
+export { secretValues } from './secrets.ts';
+export { type LoadOptions, loadSettings } from './settings.ts';
+export { resolveTarget } from './target.ts';
+export type {
+  ConfigProblem,
+  LoadResult,
+  LocalServerInfo,
+  TargetConfig,
+  TargetName,
+  TargetSettings,
+} from './types.ts';
+export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, SECRET_VARIABLES } from './validate.ts';

@@ -1,0 +1,55 @@
+// resolveTarget: settings (+ the started embedded server for the local target) -> TargetConfig.
+import type { LocalServerInfo, TargetConfig, TargetSettings } from './types.ts';
+
+export function resolveTarget(settings: TargetSettings, localServer?: LocalServerInfo): TargetConfig {
+  const common = {
+    target: settings.target,
+    allowProductionWrites: settings.allowProductionWrites,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    strict: settings.strict,
+    slow: settings.slow,
+  };
+
+  if (settings.target === 'local') {
+    if (!localServer) throw new Error('the local target needs the started reference server');
+    // Everything about the environment comes from the server we started: credentials or routes in
+    // .env describe some other environment and would only mislead the checks.
+    const { credentials: c } = localServer;
+    const config: TargetConfig = {
+      ...common,
+      apiBaseUrl: localServer.apiBaseUrl,
+      petstoreBaseUrl: localServer.petstoreBaseUrl,
+      credentials: {
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        apiKeyId: c.apiKeyId,
+        apiKeySecret: c.apiKeySecret,
+      },
+    };
+    if (c.pinnedApiKeyId && c.pinnedApiKeySecret) {
+      config.credentials.pinnedApiKey = { id: c.pinnedApiKeyId, secret: c.pinnedApiKeySecret };
+    }
+    const controlUrl = localServer.controlUrl ?? settings.controlUrl;
+    if (controlUrl) config.controlUrl = controlUrl;
+    return config;
+  }
+
+  const { apiBaseUrl, petstoreBaseUrl, clientId, clientSecret, apiKeyId, apiKeySecret } = settings;
+  if (!apiBaseUrl || !petstoreBaseUrl || !clientId || !clientSecret || !apiKeyId || !apiKeySecret) {
+    // loadSettings refuses such settings; reaching this is a programming error.
+    throw new Error(`settings for the ${settings.target} target are incomplete (use loadSettings)`);
+  }
+  const config: TargetConfig = {
+    ...common,
+    apiBaseUrl,
+    petstoreBaseUrl,
+    credentials: { clientId, clientSecret, apiKeyId, apiKeySecret },
+  };
+  if (settings.pinnedApiKeyId && settings.pinnedApiKeySecret) {
+    config.credentials.pinnedApiKey = { id: settings.pinnedApiKeyId, secret: settings.pinnedApiKeySecret };
+  }
+  if (settings.disabledFeatureRoute) config.disabledFeatureRoute = settings.disabledFeatureRoute;
+  if (settings.expiredAccessToken) config.expiredAccessToken = settings.expiredAccessToken;
+  if (settings.controlUrl) config.controlUrl = settings.controlUrl;
+  return config;
+}

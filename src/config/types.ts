@@ -1,0 +1,76 @@
+// The shapes configuration produces: what .env / the environment say (TargetSettings), and the
+// resolved description of one target the client and the checks use (TargetConfig).
+
+export type TargetName = 'local' | 'staging' | 'production';
+
+export const TARGETS: readonly TargetName[] = ['local', 'staging', 'production'];
+
+export interface TargetSettings {
+  target: TargetName;
+  /** Required unless local. */
+  apiBaseUrl?: string;
+  petstoreBaseUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  apiKeyId?: string;
+  apiKeySecret?: string;
+  pinnedApiKeyId?: string;
+  pinnedApiKeySecret?: string;
+  disabledFeatureRoute?: string;
+  expiredAccessToken?: string;
+  allowProductionWrites: boolean;
+  /** Default 10000. */
+  requestTimeoutMs: number;
+  /** CONFORMANCE_STRICT=1 */
+  strict: boolean;
+  /** CONFORMANCE_SLOW (default on; 0 switches real-time waits off). */
+  slow: boolean;
+  /** REFERENCE_CONTROL_URL: control API of a separately started reference server. */
+  controlUrl?: string;
+}
+
+export interface ConfigProblem {
+  variable: string;
+  problem: string;
+  expected: string;
+}
+
+export type LoadResult = { ok: true; settings: TargetSettings } | { ok: false; problems: ConfigProblem[] };
+
+export interface TargetConfig {
+  target: TargetName;
+  apiBaseUrl: string;
+  petstoreBaseUrl: string;
+  credentials: {
+    clientId: string;
+    clientSecret: string;
+    apiKeyId: string;
+    apiKeySecret: string;
+    pinnedApiKey?: { id: string; secret: string };
+  };
+  disabledFeatureRoute?: string;
+  expiredAccessToken?: string;
+  controlUrl?: string;
+  allowProductionWrites: boolean;
+  requestTimeoutMs: number;
+  strict: boolean;
+  slow: boolean;
+}
+
+/**
+ * What resolveTarget needs of a started reference server (plain data, so config does not depend on
+ * src/reference): RunningReferenceServer satisfies it.
+ */
+export interface LocalServerInfo {
+  apiBaseUrl: string;
+  petstoreBaseUrl: string;
+  controlUrl?: string | undefined;
+  credentials: {
+    clientId: string;
+    clientSecret: string;
+    apiKeyId: string;
+    apiKeySecret: string;
+    pinnedApiKeyId?: string;
+    pinnedApiKeySecret?: string;
+  };
+}

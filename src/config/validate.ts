@@ -1,0 +1,279 @@
+// Turns raw variables into TargetSettings, collecting every problem instead of stopping at the
+// first, so one run tells the user everything to fix. Secret values are never quoted.
+import type { RawVariables } from './env-file.ts';
+import { type ConfigProblem, TARGETS, type TargetName, type TargetSettings } from './types.ts';
+
+export const SECRET_VARIABLES = [
+  'CLIENT_SECRET',
+  'API_KEY_SECRET',
+  'PINNED_API_KEY_SECRET',
+  'EXPIRED_ACCESS_TOKEN',
+] as const;
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const MAX_TIMEOUT_MS = 600_000;
+
+/** Control characters and line separators: a quoted value must not break its line or the terminal. */
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029]+/gu;
+
+/** Removes every secret value from a text: a secret pasted into the wrong variable is still a secret. */
+function redact(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((out, secret) => out.split(secret).join('[REDACTED]'), text);
+}
+
+/** A URL-like value with whatever precedes its last `@` hidden: the user part may be a password. */
+function hideUserInfo(value: string): string {
+  const at = value.lastIndexOf('@');
+  if (at < 0) return value;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  return `${scheme}***${value.slice(at)}`;
+}
+
+/** Header values must be Latin-1 without control characters, or undici refuses the request. */
+const HEADER_SAFE = /^[\x20-\x7e\x80-\xff]+$/;
+
+class Collector {
+  readonly problems: ConfigProblem[] = [];
+  readonly secrets: readonly string[];
+  private readonly raw: RawVariables;
+  constructor(raw: RawVariables) {
+    this.raw = raw;
+    // Longest first, so a secret that contains another is removed whole.
+    this.secrets = SECRET_VARIABLES.map((v) => this.get(v))
+      .filter((v): v is string => v !== undefined)
+      .sort((a, b) => b.length - a.length);
+  }
+
+  /** Trimmed value; empty means unset. */
+  get(name: string): string | undefined {
+    const value = this.raw[name]?.trim();
+    return value ? value : undefined;
+  }
+
+  add(variable: string, problem: string, expected: string): void {
+    this.problems.push({ variable, problem, expected });
+  }
+
+  /**
+   * Quotes a value for a message: secrets removed before anything else (cutting or escaping could
+   * otherwise leave part of one), on one printable line, cut short.
+   */
+  quote(value: string): string {
+    const oneLine = redact(value, this.secrets).replace(UNPRINTABLE, ' ');
+    const chars = Array.from(oneLine);
+    return JSON.stringify(chars.length > 80 ? `${chars.slice(0, 77).join('')}...` : oneLine);
+  }
+}
+
+function target(c: Collector): TargetName {
+  const value = c.get('CONFORMANCE_TARGET');
+  if (value === undefined) return 'local';
+  const lower = value.toLowerCase() as TargetName;
+  if (TARGETS.includes(lower)) return lower;
+  c.add('CONFORMANCE_TARGET', `is ${c.quote(value)}`, 'one of local, staging, production (default local)');
+  return 'local';
+}
+
+/** An absolute http(s) URL whose path ends as the spec says; a missing final slash is forgiven. */
+function baseUrl(
+  c: Collector,
+  name: string,
+  ending: '/api/' | '/v1',
+  required: boolean,
+  why: string,
+): string | undefined {
+  const value = c.get(name);
+  const expected =
+    ending === '/api/'
+      ? 'an absolute http(s) URL ending with /api/, e.g. https://staging.example.com/api/'
+      : 'an absolute http(s) URL ending with /v1, e.g. https://petstore.staging.example.com/v1';
+  if (value === undefined) {
+    if (required) c.add(name, `is not set (${why})`, expected);
+    return undefined;
+  }
+  const url = parseHttpUrl(c, name, value, expected);
+  if (!url) return undefined;
+  const path = url.pathname;
+  if (ending === '/api/') {
+    if (path.endsWith('/api/')) return url.href;
+    if (path.endsWith('/api')) return `${url.href}/`;
+  } else {
+    if (path.endsWith('/v1')) return url.href;
+    if (path.endsWith('/v1/')) return url.href.slice(0, -1);
+  }
+  c.add(name, `${c.quote(hideUserInfo(value))} does not end with ${ending}`, expected);
+  return undefined;
+}
+
+function parseHttpUrl(c: Collector, name: string, value: string, expected: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    c.add(name, `${c.quote(hideUserInfo(value))} is not an absolute URL`, expected);
+    return undefined;
+  }
+  if (url.username || url.password) {
+    // Not quoted: the user part may be a credential.
+    c.add(
+      name,
+      'carries a user name or password',
+      `${expected}, without credentials (use the credential variables)`,
+    );
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // Without a `//`, what looks like a scheme may be the user name of `user:password@host`.
+    const scheme = value.includes('@') ? 'a non-http(s)' : `the ${url.protocol}`;
+    c.add(name, `${c.quote(hideUserInfo(value))} uses ${scheme} scheme`, expected);
+    return undefined;
+  }
+  if (url.search || url.hash) {
+    // Only the address is quoted: a query often carries a token.
+    const address = hideUserInfo(value).split(/[?#]/)[0] ?? '';
+    c.add(name, `${c.quote(address)} has a query or fragment`, expected);
+    return undefined;
+  }
+  return url;
+}
+
+function credential(c: Collector, name: string, what: string, required: boolean, why: string) {
+  const value = c.get(name);
+  if (value === undefined) {
+    if (required) c.add(name, `is not set (${why})`, what);
+    return undefined;
+  }
+  if (!HEADER_SAFE.test(value)) {
+    c.add(
+      name,
+      'contains control or non-Latin-1 characters',
+      'a value that can travel in an HTTP header or JSON body',
+    );
+    return undefined;
+  }
+  return value;
+}
+
+function flag(c: Collector, name: string, fallback: boolean): boolean {
+  const value = c.get(name);
+  if (value === undefined) return fallback;
+  if (value === '0' || value === '1') return value === '1';
+  c.add(name, `is ${c.quote(value)}`, `0 or 1 (default ${fallback ? 1 : 0})`);
+  return fallback;
+}
+
+function allowProductionWrites(c: Collector): boolean {
+  const value = c.get('ALLOW_PRODUCTION_WRITES');
+  if (value === undefined || value === 'no') return false;
+  if (value === 'yes') return true;
+  // Refused rather than read as "off": someone who wrote `true` meant something, and guessing
+  // wrong either way (writes to real money, or silently skipped checks) is worse than asking.
+  c.add(
+    'ALLOW_PRODUCTION_WRITES',
+    `is ${c.quote(value)}`,
+    'yes (writes and load against production) or no (default)',
+  );
+  return false;
+}
+
+function timeout(c: Collector): number {
+  const value = c.get('REQUEST_TIMEOUT_MS');
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isInteger(n) && n >= 1 && n <= MAX_TIMEOUT_MS) return n;
+  c.add(
+    'REQUEST_TIMEOUT_MS',
+    `is ${c.quote(value)}`,
+    `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS})`,
+  );
+  return DEFAULT_TIMEOUT_MS;
+}
+
+function featureRoute(c: Collector): string | undefined {
+  const value = c.get('DISABLED_FEATURE_ROUTE');
+  if (value === undefined) return undefined;
+  if (/^\/v1\/[^\s?#\p{Cc}]+$/u.test(value)) return value;
+  c.add(
+    'DISABLED_FEATURE_ROUTE',
+    `${c.quote(value)} is not a main-service route`,
+    'a GET route of the main service starting with /v1/, e.g. /v1/reports',
+  );
+  return undefined;
+}
+
+function controlUrl(c: Collector): string | undefined {
+  const value = c.get('REFERENCE_CONTROL_URL');
+  if (value === undefined) return undefined;
+  const expected = 'an absolute http(s) URL, e.g. http://127.0.0.1:8080/__control/';
+  return parseHttpUrl(c, 'REFERENCE_CONTROL_URL', value, expected)?.href;
+}
+
+/** Values are redacted as they are quoted; this catches a secret that reached a message any other way. */
+function scrub(problems: ConfigProblem[], secrets: readonly string[]): ConfigProblem[] {
+  return problems.map((p) => ({
+    variable: p.variable,
+    problem: redact(p.problem, secrets),
+    expected: redact(p.expected, secrets),
+  }));
+}
+
+export function validate(
+  raw: RawVariables,
+  earlier: ConfigProblem[] = [],
+): { ok: true; settings: TargetSettings } | { ok: false; problems: ConfigProblem[] } {
+  const c = new Collector(raw);
+  c.problems.push(...earlier);
+  const name = target(c);
+  const remote = name !== 'local';
+  const why = `required for the ${name} target`;
+
+  const settings: TargetSettings = {
+    target: name,
+    apiBaseUrl: baseUrl(c, 'API_BASE_URL', '/api/', remote, why),
+    petstoreBaseUrl: baseUrl(c, 'PETSTORE_BASE_URL', '/v1', remote, why),
+    clientId: credential(c, 'CLIENT_ID', 'the client id for POST /v1/auth/token', remote, why),
+    clientSecret: credential(c, 'CLIENT_SECRET', 'the client secret for POST /v1/auth/token', remote, why),
+    apiKeyId: credential(c, 'API_KEY_ID', 'the id of an API key (x-api-key-id)', remote, why),
+    apiKeySecret: credential(
+      c,
+      'API_KEY_SECRET',
+      'the secret of that API key (x-api-key-secret)',
+      remote,
+      why,
+    ),
+    pinnedApiKeyId: credential(c, 'PINNED_API_KEY_ID', 'the id of a key pinned to another IP', false, why),
+    pinnedApiKeySecret: credential(c, 'PINNED_API_KEY_SECRET', 'the secret of that pinned key', false, why),
+    disabledFeatureRoute: featureRoute(c),
+    expiredAccessToken: credential(
+      c,
+      'EXPIRED_ACCESS_TOKEN',
+      'an access token known to have expired',
+      false,
+      why,
+    ),
+    allowProductionWrites: allowProductionWrites(c),
+    requestTimeoutMs: timeout(c),
+    strict: flag(c, 'CONFORMANCE_STRICT', false),
+    slow: flag(c, 'CONFORMANCE_SLOW', true),
+    controlUrl: controlUrl(c),
+  };
+
+  const pinnedId = c.get('PINNED_API_KEY_ID');
+  const pinnedSecret = c.get('PINNED_API_KEY_SECRET');
+  if ((pinnedId === undefined) !== (pinnedSecret === undefined)) {
+    const missing = pinnedId === undefined ? 'PINNED_API_KEY_ID' : 'PINNED_API_KEY_SECRET';
+    const other = pinnedId === undefined ? 'PINNED_API_KEY_SECRET' : 'PINNED_API_KEY_ID';
+    c.add(
+      missing,
+      `is not set while ${other} is`,
+      'both PINNED_API_KEY_ID and PINNED_API_KEY_SECRET, or neither',
+    );
+  }
+
+  if (c.problems.length > 0) {
+    return { ok: false, problems: scrub(c.problems, c.secrets) };
+  }
+  // Unset optional values are left out rather than carried as undefined.
+  const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+  return { ok: true, settings: defined as unknown as TargetSettings };
+}

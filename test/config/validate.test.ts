@@ -1,0 +1,388 @@
+// Validation of every variable: what each accepts, what it refuses and how the problem reads
+// (which variable, what is wrong, what is expected), and that every problem is listed at once.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../src/config/index.ts';
+import { KNOWN_VARIABLES, problemsOf, SECRETS, STAGING, settingsOf, variablesOf } from './helpers.ts';
+
+describe('with nothing configured', () => {
+  it('gives the local target with the defaults', () => {
+    expect(settingsOf({})).toEqual({
+      target: 'local',
+      allowProductionWrites: false,
+      requestTimeoutMs: DEFAULT_TIMEOUT_MS,
+      strict: false,
+      slow: true,
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    const blank = Object.fromEntries(KNOWN_VARIABLES.map((name, i) => [name, i % 2 ? '' : '   ']));
+    expect(settingsOf(blank)).toEqual(settingsOf({}));
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(settingsOf({ PATH: '/usr/bin', api_base_url: 'nonsense', HOME: '\u0000' })).toEqual(
+      settingsOf({}),
+    );
+  });
+});
+
+describe('a complete remote configuration', () => {
+  it('gives every value, trimmed', () => {
+    const padded = Object.fromEntries(Object.entries(STAGING).map(([k, v]) => [k, ` ${v}\t`]));
+    expect(settingsOf(padded)).toEqual({
+      target: 'staging',
+      apiBaseUrl: 'https://staging.example.com/api/',
+      petstoreBaseUrl: 'https://petstore.staging.example.com/v1',
+      clientId: 'cfg-client',
+      clientSecret: SECRETS.CLIENT_SECRET,
+      apiKeyId: 'cfg-key',
+      apiKeySecret: SECRETS.API_KEY_SECRET,
+      pinnedApiKeyId: 'cfg-pinned-key',
+      pinnedApiKeySecret: SECRETS.PINNED_API_KEY_SECRET,
+      disabledFeatureRoute: '/v1/reports',
+      expiredAccessToken: SECRETS.EXPIRED_ACCESS_TOKEN,
+      allowProductionWrites: false,
+      requestTimeoutMs: 5000,
+      strict: false,
+      slow: true,
+      controlUrl: 'http://127.0.0.1:8080/__control/',
+    });
+  });
+});
+
+describe('CONFORMANCE_TARGET', () => {
+  it.each([
+    ['local', 'local'],
+    ['staging', 'staging'],
+    ['production', 'production'],
+    ['Production', 'production'],
+    ['STAGING', 'staging'],
+  ])('accepts %j', (value, target) => {
+    expect(settingsOf({ ...STAGING, CONFORMANCE_TARGET: value }).target).toBe(target);
+  });
+
+  it.each(['prod', 'stage', 'dev', 'local staging', 'ｌｏｃａｌ'])(
+    'refuses %j, naming the choices',
+    (value) => {
+      const [problem, ...others] = problemsOf({ ...STAGING, CONFORMANCE_TARGET: value });
+      expect(others).toEqual([]);
+      expect(problem).toEqual({
+        variable: 'CONFORMANCE_TARGET',
+        problem: `is ${JSON.stringify(value)}`,
+        expected: expect.stringContaining('local, staging, production'),
+      });
+    },
+  );
+});
+
+describe('what a remote target requires', () => {
+  const REQUIRED = [
+    'API_BASE_URL',
+    'PETSTORE_BASE_URL',
+    'CLIENT_ID',
+    'CLIENT_SECRET',
+    'API_KEY_ID',
+    'API_KEY_SECRET',
+  ];
+
+  it.each(['staging', 'production'])('%s needs both base URLs and all four credentials', (target) => {
+    const problems = problemsOf({ CONFORMANCE_TARGET: target });
+    expect(problems.map((p) => p.variable)).toEqual(REQUIRED);
+    for (const p of problems) expect(p.problem).toBe(`is not set (required for the ${target} target)`);
+  });
+
+  it.each(REQUIRED)('names %s alone when only it is missing', (name) => {
+    expect(variablesOf({ ...STAGING, [name]: undefined })).toEqual([name]);
+  });
+
+  it('the local target needs none of them', () => {
+    expect(settingsOf({ CONFORMANCE_TARGET: 'local' }).target).toBe('local');
+  });
+
+  it('the optional variables stay optional for a remote target', () => {
+    const minimal = Object.fromEntries(
+      Object.entries(STAGING).filter(([k]) => k === 'CONFORMANCE_TARGET' || REQUIRED.includes(k)),
+    );
+    const settings = settingsOf(minimal);
+    expect(settings).not.toHaveProperty('pinnedApiKeyId');
+    expect(settings).not.toHaveProperty('disabledFeatureRoute');
+    expect(settings).not.toHaveProperty('expiredAccessToken');
+    expect(settings).not.toHaveProperty('controlUrl');
+  });
+});
+
+describe('API_BASE_URL', () => {
+  it.each([
+    ['https://staging.example.com/api/', 'https://staging.example.com/api/'],
+    ['http://127.0.0.1:8080/api/', 'http://127.0.0.1:8080/api/'],
+    ['https://example.com/gateway/api/', 'https://example.com/gateway/api/'],
+    // A missing final slash is forgiven: the meaning is not in doubt.
+    ['https://staging.example.com/api', 'https://staging.example.com/api/'],
+    ['HTTPS://Staging.Example.COM/api/', 'https://staging.example.com/api/'],
+  ])('accepts %j as %j', (value, expected) => {
+    expect(settingsOf({ ...STAGING, API_BASE_URL: value }).apiBaseUrl).toBe(expected);
+  });
+
+  it.each([
+    ['https://staging.example.com/', /does not end with \/api\//],
+    ['https://staging.example.com', /does not end with \/api\//],
+    ['https://staging.example.com/api/v1/', /does not end with \/api\//],
+    ['https://staging.example.com/apis/', /does not end with \/api\//],
+    ['staging.example.com/api/', /is not an absolute URL/],
+    ['/api/', /is not an absolute URL/],
+    ['https://staging example.com/api/', /is not an absolute URL/],
+    ['ftp://staging.example.com/api/', /uses the ftp: scheme/],
+    ['file:///srv/api/', /uses the file: scheme/],
+    ['https://staging.example.com/api/?debug=1', /has a query or fragment/],
+    ['https://staging.example.com/api/#top', /has a query or fragment/],
+  ])('refuses %j', (value, why) => {
+    const problems = problemsOf({ ...STAGING, API_BASE_URL: value });
+    expect(problems).toEqual([
+      {
+        variable: 'API_BASE_URL',
+        problem: expect.stringMatching(why),
+        expected: expect.stringContaining('absolute http(s) URL ending with /api/'),
+      },
+    ]);
+  });
+
+  it('refuses a URL carrying credentials without echoing them', () => {
+    const [problem] = problemsOf({ ...STAGING, API_BASE_URL: 'https://admin:hunter2-pw@example.com/api/' });
+    expect(problem?.variable).toBe('API_BASE_URL');
+    expect(problem?.problem).toBe('carries a user name or password');
+    expect(JSON.stringify(problem)).not.toContain('hunter2-pw');
+  });
+
+  it('is validated even for the local target, where it is not required', () => {
+    expect(variablesOf({ API_BASE_URL: 'https://example.com/' })).toEqual(['API_BASE_URL']);
+  });
+});
+
+describe('PETSTORE_BASE_URL', () => {
+  it.each([
+    ['https://petstore.example.com/v1', 'https://petstore.example.com/v1'],
+    ['https://petstore.example.com/v1/', 'https://petstore.example.com/v1'],
+    ['http://127.0.0.1:8080/petstore/v1', 'http://127.0.0.1:8080/petstore/v1'],
+  ])('accepts %j as %j', (value, expected) => {
+    expect(settingsOf({ ...STAGING, PETSTORE_BASE_URL: value }).petstoreBaseUrl).toBe(expected);
+  });
+
+  it.each([
+    'https://petstore.example.com/',
+    'https://petstore.example.com/v2',
+    'https://petstore.example.com/v1/pets',
+    'https://petstore.example.com/api/',
+    'petstore.example.com/v1',
+    'ws://petstore.example.com/v1',
+  ])('refuses %j', (value) => {
+    const problems = problemsOf({ ...STAGING, PETSTORE_BASE_URL: value });
+    expect(problems).toEqual([
+      {
+        variable: 'PETSTORE_BASE_URL',
+        problem: expect.any(String),
+        expected: expect.stringContaining('absolute http(s) URL ending with /v1'),
+      },
+    ]);
+  });
+});
+
+describe('credentials', () => {
+  it.each(['CLIENT_ID', 'CLIENT_SECRET', 'API_KEY_ID', 'API_KEY_SECRET', 'PINNED_API_KEY_ID'])(
+    '%s refuses what cannot travel in a header',
+    (name) => {
+      for (const bad of ['abc\u0000def', 'tab\tinside', 'line\nbreak', 'snow\u2603man', 'del\u007f']) {
+        const problems = problemsOf({ ...STAGING, [name]: bad });
+        expect(problems.map((p) => p.variable)).toContain(name);
+        expect(problems.find((p) => p.variable === name)?.problem).toBe(
+          'contains control or non-Latin-1 characters',
+        );
+      }
+    },
+  );
+
+  it('accepts printable ASCII and Latin-1 values', () => {
+    const value = 'Zé-~!@#$%^&*()_+={}[]|:;"\'<>,.?/ 0123';
+    expect(settingsOf({ ...STAGING, CLIENT_SECRET: value }).clientSecret).toBe(value);
+  });
+});
+
+describe('PINNED_API_KEY_ID and PINNED_API_KEY_SECRET', () => {
+  it('are both or neither', () => {
+    const { PINNED_API_KEY_ID: id, PINNED_API_KEY_SECRET: secret } = STAGING;
+    expect(settingsOf({ ...STAGING, PINNED_API_KEY_ID: id, PINNED_API_KEY_SECRET: secret })).toMatchObject({
+      pinnedApiKeyId: id,
+      pinnedApiKeySecret: secret,
+    });
+    expect(settingsOf({ ...STAGING, PINNED_API_KEY_ID: '', PINNED_API_KEY_SECRET: '' })).not.toHaveProperty(
+      'pinnedApiKeyId',
+    );
+  });
+
+  it('name the missing half', () => {
+    expect(problemsOf({ ...STAGING, PINNED_API_KEY_SECRET: '' })).toEqual([
+      {
+        variable: 'PINNED_API_KEY_SECRET',
+        problem: 'is not set while PINNED_API_KEY_ID is',
+        expected: 'both PINNED_API_KEY_ID and PINNED_API_KEY_SECRET, or neither',
+      },
+    ]);
+    expect(variablesOf({ ...STAGING, PINNED_API_KEY_ID: ' ' })).toEqual(['PINNED_API_KEY_ID']);
+  });
+
+  it('are checked for the local target too', () => {
+    expect(variablesOf({ PINNED_API_KEY_ID: 'only-the-id' })).toEqual(['PINNED_API_KEY_SECRET']);
+  });
+});
+
+describe('DISABLED_FEATURE_ROUTE', () => {
+  it.each(['/v1/reports', '/v1/user/me', '/v1/beta-exports'])('accepts %j', (value) => {
+    expect(settingsOf({ ...STAGING, DISABLED_FEATURE_ROUTE: value }).disabledFeatureRoute).toBe(value);
+  });
+
+  it.each([
+    'v1/reports',
+    '/v1/',
+    '/reports',
+    '/api/v1/reports',
+    'https://staging.example.com/api/v1/reports',
+    '/v1/reports?x=1',
+    '/v1/reports#top',
+    '/v1/re ports',
+    '/v1/reports\u0000',
+    '/v1/rep\u001borts',
+  ])('refuses %j', (value) => {
+    expect(problemsOf({ ...STAGING, DISABLED_FEATURE_ROUTE: value })).toEqual([
+      {
+        variable: 'DISABLED_FEATURE_ROUTE',
+        problem: expect.stringContaining('is not a main-service route'),
+        expected: 'a GET route of the main service starting with /v1/, e.g. /v1/reports',
+      },
+    ]);
+  });
+});
+
+describe('REQUEST_TIMEOUT_MS', () => {
+  it.each([
+    ['1', 1],
+    ['250', 250],
+    ['010000', 10_000],
+    [String(MAX_TIMEOUT_MS), MAX_TIMEOUT_MS],
+  ])('accepts %j', (value, ms) => {
+    expect(settingsOf({ ...STAGING, REQUEST_TIMEOUT_MS: value }).requestTimeoutMs).toBe(ms);
+  });
+
+  it('defaults to 10000', () => {
+    expect(settingsOf({ ...STAGING, REQUEST_TIMEOUT_MS: undefined }).requestTimeoutMs).toBe(10_000);
+  });
+
+  it.each([
+    '0',
+    '-5',
+    String(MAX_TIMEOUT_MS + 1),
+    '1e4',
+    '10s',
+    '10 000',
+    '10_000',
+    '2.5',
+    'abc',
+    'NaN',
+    'Infinity',
+    '0x10',
+    '١٠٠٠', // Arabic-Indic digits
+    '9'.repeat(400),
+  ])('refuses %j with the bounds', (value) => {
+    expect(problemsOf({ ...STAGING, REQUEST_TIMEOUT_MS: value })).toEqual([
+      {
+        variable: 'REQUEST_TIMEOUT_MS',
+        problem: expect.stringMatching(/^is "/),
+        expected: `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS})`,
+      },
+    ]);
+  });
+});
+
+describe('CONFORMANCE_STRICT and CONFORMANCE_SLOW', () => {
+  it('default to strict off and slow on', () => {
+    expect(settingsOf({})).toMatchObject({ strict: false, slow: true });
+  });
+
+  it.each([
+    ['0', false],
+    ['1', true],
+  ])('read %j', (value, on) => {
+    expect(settingsOf({ CONFORMANCE_STRICT: value, CONFORMANCE_SLOW: value })).toMatchObject({
+      strict: on,
+      slow: on,
+    });
+  });
+
+  it.each(['true', 'false', 'yes', '2', 'on', '01'])('refuse %j', (value) => {
+    const problems = problemsOf({ CONFORMANCE_STRICT: value, CONFORMANCE_SLOW: value });
+    expect(problems).toEqual([
+      { variable: 'CONFORMANCE_STRICT', problem: `is "${value}"`, expected: '0 or 1 (default 0)' },
+      { variable: 'CONFORMANCE_SLOW', problem: `is "${value}"`, expected: '0 or 1 (default 1)' },
+    ]);
+  });
+});
+
+describe('REFERENCE_CONTROL_URL', () => {
+  it('accepts an http(s) URL', () => {
+    expect(settingsOf({ REFERENCE_CONTROL_URL: 'http://127.0.0.1:9000/__control/' }).controlUrl).toBe(
+      'http://127.0.0.1:9000/__control/',
+    );
+  });
+
+  it.each(['127.0.0.1:9000', 'ftp://127.0.0.1/__control/', 'not a url'])('refuses %j', (value) => {
+    expect(variablesOf({ REFERENCE_CONTROL_URL: value })).toEqual(['REFERENCE_CONTROL_URL']);
+  });
+});
+
+describe('one message for everything', () => {
+  it('lists every problem at once, in the order of the variables', () => {
+    const problems = problemsOf({
+      CONFORMANCE_TARGET: 'production',
+      API_BASE_URL: 'https://prod.example.com/v1/',
+      PETSTORE_BASE_URL: '',
+      CLIENT_ID: 'id',
+      CLIENT_SECRET: SECRETS.CLIENT_SECRET,
+      API_KEY_SECRET: 'secret\u0001',
+      PINNED_API_KEY_ID: 'pinned',
+      DISABLED_FEATURE_ROUTE: 'reports',
+      ALLOW_PRODUCTION_WRITES: 'true',
+      REQUEST_TIMEOUT_MS: 'ten seconds',
+      CONFORMANCE_STRICT: 'yes',
+      CONFORMANCE_SLOW: 'no',
+      REFERENCE_CONTROL_URL: 'nowhere',
+    });
+    expect(problems.map((p) => p.variable)).toEqual([
+      'API_BASE_URL',
+      'PETSTORE_BASE_URL',
+      'API_KEY_ID',
+      'API_KEY_SECRET',
+      'DISABLED_FEATURE_ROUTE',
+      'ALLOW_PRODUCTION_WRITES',
+      'REQUEST_TIMEOUT_MS',
+      'CONFORMANCE_STRICT',
+      'CONFORMANCE_SLOW',
+      'REFERENCE_CONTROL_URL',
+      'PINNED_API_KEY_SECRET',
+    ]);
+    for (const p of problems) {
+      expect(p.problem.length, `${p.variable}: what is wrong`).toBeGreaterThan(0);
+      expect(p.expected.length, `${p.variable}: what is expected`).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps each problem to one line however long or broken the value', () => {
+    const problems = problemsOf({
+      CONFORMANCE_TARGET: `x${'y'.repeat(5000)}\r\nz`,
+      API_BASE_URL: 'https://example.com/\u2028\u0085\u009b31m/',
+      REQUEST_TIMEOUT_MS: '1\n2\t3\u001b[31m',
+    });
+    for (const p of problems) {
+      expect(p.problem).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
+      expect(p.problem.length).toBeLessThan(200);
+    }
+  });
+});
