@@ -1,0 +1,113 @@
+// Errors that say in one line what happened, naming the host, never a secret.
+import type { ApiResponse } from './types.ts';
+
+export type TransportErrorKind =
+  | 'dns'
+  | 'refused'
+  | 'timeout'
+  | 'reset'
+  | 'tls'
+  | 'too-large'
+  | 'redirect-loop'
+  | 'other';
+
+export class TransportError extends Error {
+  override name = 'TransportError';
+  readonly kind: TransportErrorKind;
+  constructor(kind: TransportErrorKind, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+/** Non-JSON where JSON was expected. */
+export class ResponseFormatError extends Error {
+  override name = 'ResponseFormatError';
+}
+
+/** The token route did not hand out a token. */
+export class TokenError extends Error {
+  override name = 'TokenError';
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** The parsed JSON body, or a ResponseFormatError naming status and content type. */
+export function expectJson(res: ApiResponse): unknown {
+  if (res.isJson) return res.body;
+  const type = res.headers['content-type'] ?? 'no content type';
+  const what =
+    res.text.length === 0 ? 'an empty body' : `a body that is not JSON (${res.text.length} characters)`;
+  throw new ResponseFormatError(
+    `expected JSON from ${pathOf(res.url)}, got ${res.status} (${type}) with ${what}`,
+  );
+}
+
+/** origin + path: the query may carry values that do not belong in a message. */
+export function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+}
+
+/** Every error code in the chain (undici wraps socket errors; happy eyeballs aggregates them). */
+function codes(error: unknown, seen = new Set<unknown>()): string[] {
+  if (typeof error !== 'object' || error === null || seen.has(error)) return [];
+  seen.add(error);
+  const e = error as ErrorLike;
+  const own = typeof e.code === 'string' ? [e.code] : [];
+  const nested = Array.isArray(e.errors) ? e.errors.flatMap((x) => codes(x, seen)) : [];
+  return [...own, ...codes(e.cause, seen), ...nested];
+}
+
+const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL|HOSTNAME_MISMATCH)/;
+
+export interface FailedRequest {
+  method: string;
+  url: URL;
+  timeoutMs: number;
+}
+
+/** Maps whatever undici threw to a TransportError with a one-line message. */
+export function toTransportError(error: unknown, req: FailedRequest, timedOut: boolean): TransportError {
+  if (error instanceof TransportError) return error;
+  const { url } = req;
+  const host = url.hostname;
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const target = `${req.method} ${url.origin}${url.pathname}`;
+  const all = codes(error);
+  const has = (...wanted: string[]) => all.some((c) => wanted.includes(c));
+
+  if (
+    timedOut ||
+    has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')
+  ) {
+    return new TransportError('timeout', `no response within ${req.timeoutMs} ms from ${target}`);
+  }
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA')) {
+    return new TransportError('dns', `cannot resolve host ${host} (DNS failure)`);
+  }
+  if (has('ECONNREFUSED')) return new TransportError('refused', `connection refused by ${host}:${port}`);
+  if (all.some((c) => TLS_CODE.test(c))) {
+    const code = all.find((c) => TLS_CODE.test(c));
+    return new TransportError('tls', `TLS handshake with ${host}:${port} failed (${code})`);
+  }
+  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED')) {
+    return new TransportError('reset', `connection to ${host}:${port} reset during ${target}`);
+  }
+  const first = all[0] ?? (error instanceof Error ? error.name : 'unknown error');
+  return new TransportError('other', `request ${target} failed (${first})`);
+}

@@ -1,0 +1,24 @@
+// The API client: undici transport, both auth schemes, token renewal, 429 retries, recorded exchanges.
+export { type ClientOptions, createApiClient } from './api-client.ts';
+export {
+  expectJson,
+  ResponseFormatError,
+  TokenError,
+  TransportError,
+  type TransportErrorKind,
+} from './errors.ts';
+export { createRecorder, MAX_RECORDED_BODY } from './recorder.ts';
+export { createRedactor, REDACTED, type Redactor } from './redact.ts';
+export { DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry.ts';
+export { isSessionExpired, SESSION_EXPIRED } from './session.ts';
+export { DEFAULT_MAX_BODY_BYTES } from './transport.ts';
+export type {
+  ApiClient,
+  ApiRequest,
+  ApiResponse,
+  ExchangeRecorder,
+  HttpMethod,
+  RecordedExchange,
+  RetryPolicy,
+  TokenManager,
+} from './types.ts';

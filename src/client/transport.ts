@@ -1,0 +1,95 @@
+// One HTTP exchange on undici: a timeout on the whole exchange, a cap on the response body, no
+// redirects followed (a 3xx is returned and recorded as it came). Failures become TransportErrors.
+import { performance } from 'node:perf_hooks';
+import { type Dispatcher, request } from 'undici';
+import { TransportError, toTransportError } from './errors.ts';
+import type { ApiResponse } from './types.ts';
+
+export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export interface OutgoingRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface TransportOptions {
+  timeoutMs: number;
+  maxBodyBytes: number;
+  dispatcher?: Dispatcher;
+}
+
+function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], max: number, out: OutgoingRequest) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      body.destroy();
+      const limit = max >= 1024 * 1024 ? `${max / (1024 * 1024)} MiB` : `${max} bytes`;
+      throw new TransportError(
+        'too-large',
+        `response from ${out.method} ${out.url.origin}${out.url.pathname} is larger than ${limit}`,
+      );
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): { body: unknown; isJson: boolean } {
+  if (text.trim() === '') return { body: undefined, isJson: false };
+  try {
+    return { body: JSON.parse(text), isJson: true };
+  } catch {
+    return { body: undefined, isJson: false };
+  }
+}
+
+export async function send(out: OutgoingRequest, options: TransportOptions): Promise<ApiResponse> {
+  const controller = new AbortController();
+  let timedOut = false;
+  // headersTimeout/bodyTimeout bound each phase; this bounds the whole exchange (connect included).
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const started = performance.now();
+  try {
+    const res = await request(out.url, {
+      method: out.method as Dispatcher.HttpMethod,
+      headers: out.headers,
+      body: out.body,
+      dispatcher: options.dispatcher,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      signal: controller.signal,
+    });
+    const text = await readCapped(res.body, options.maxBodyBytes, out);
+    return {
+      status: res.statusCode,
+      headers: flatten(res.headers),
+      text,
+      ...parseJson(text),
+      url: out.url.href,
+      durationMs: performance.now() - started,
+    };
+  } catch (error) {
+    throw toTransportError(
+      error,
+      { method: out.method, url: out.url, timeoutMs: options.timeoutMs },
+      timedOut,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,88 @@
+// The client's public shapes: a request as the checks state it, the response they get back, and
+// the record of every exchange that the reports show.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+export interface ApiRequest {
+  service: 'main' | 'petstore';
+  method: HttpMethod;
+  /** Relative to the service base: 'v1/customers', 'pets/7'. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A custom set of headers stands for wrong or hand-made credentials. */
+  auth: 'apiKey' | 'bearer' | 'none' | { headers: Record<string, string> };
+  /** Sent as JSON. */
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Bearer: renew on SESSION_EXPIRED and repeat once (default true). */
+  renew?: boolean;
+  /** Default true (bounded); probes of the rate limiter switch it off. */
+  retryOn429?: boolean;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON, or undefined when the body is not JSON. */
+  body: unknown;
+  isJson: boolean;
+  url: string;
+  durationMs: number;
+}
+
+export interface RecordedExchange {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  /** Truncated to 64 KiB. */
+  responseBody?: string;
+  startedAt: string;
+  durationMs: number;
+  error?: string;
+}
+
+export interface ExchangeRecorder {
+  record(e: RecordedExchange): void;
+  exchanges(): RecordedExchange[];
+  clear(): void;
+}
+
+export interface RetryPolicy {
+  /** Retries after a 429 (default 3). */
+  maxRetries: number;
+  /** Total time spent waiting for one request (default 10000 ms). */
+  maxTotalWaitMs: number;
+  /** Wait when a 429 carries no usable Retry-After (default 1000 ms). */
+  defaultDelayMs: number;
+  /** Injectable for tests: waits ms. */
+  sleep: (ms: number) => Promise<void>;
+  /** Injectable for tests: the clock HTTP-date Retry-After values are measured against. */
+  now: () => number;
+}
+
+export interface TokenManager {
+  /** The cached token, or a new one (one token request however many callers ask at once). */
+  getToken(): Promise<string>;
+  /**
+   * A new token after `staleToken` met SESSION_EXPIRED. Single-flight: callers during a renewal
+   * share it; a caller whose stale token was already replaced gets the current one.
+   */
+  renew(staleToken: string | undefined): Promise<string>;
+  /** Seeds the cache (e.g. EXPIRED_ACCESS_TOKEN), so the next request carries it. */
+  useToken(token: string): void;
+  /** Token requests sent so far. */
+  readonly tokenRequests: number;
+}
+
+export interface ApiClient {
+  request(req: ApiRequest): Promise<ApiResponse>;
+  tokens: TokenManager;
+  recorder: ExchangeRecorder;
+}
