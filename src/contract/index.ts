@@ -1,0 +1,20 @@
+// The contract: the OpenAPI documents of schemas/ as an operation index and ajv validators.
+export { documentFile, loadDocument, type Service } from './documents.ts';
+export {
+  findOperation,
+  type OperationInfo,
+  operations,
+  type ParameterInfo,
+  type SecurityScheme,
+} from './operations.ts';
+export { buildOperationUrlPath } from './url.ts';
+export {
+  responseKeyFor,
+  type Validation,
+  validateComponent,
+  validateErrorBody,
+  validatePagedEnvelope,
+  validatePet,
+  validatePets,
+  validateResponse,
+} from './validators.ts';

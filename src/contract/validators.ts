@@ -1,0 +1,130 @@
+// ajv validators compiled from the OpenAPI documents: the documents are registered whole under
+// their ids and each validator is a `$ref` into them, so internal refs resolve as written and no
+// shape is written twice. Compiled lazily, once per location.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import {
+  isObject,
+  loadDocument,
+  nodeAt,
+  pointerSegment,
+  resolveRef,
+  SERVICES,
+  type Service,
+} from './documents.ts';
+import { findOperation } from './operations.ts';
+
+export type Validation = { valid: true } | { valid: false; errors: string[] };
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function instance(): Ajv2020 {
+  if (ajv) return ajv;
+  // strict off: the documents carry OpenAPI keywords (x-rules, example, discriminator, ...) and
+  // their non-schema parts (paths, components) are traversed only through $refs.
+  const created = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(created);
+  for (const service of SERVICES) {
+    const loaded = loadDocument(service);
+    created.addSchema(loaded.doc, loaded.id);
+  }
+  ajv = created;
+  return created;
+}
+
+function validatorAt(service: Service, pointer: string): ValidateFunction {
+  const ref = `${loadDocument(service).id}#${pointer}`;
+  let validate = compiled.get(ref);
+  if (!validate) {
+    validate = instance().compile({ $ref: ref });
+    compiled.set(ref, validate);
+  }
+  return validate;
+}
+
+const VALUE_LIMIT = 40;
+
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > VALUE_LIMIT ? `${text.slice(0, VALUE_LIMIT)}...` : text;
+}
+
+// ajv gives the offending value only in verbose mode; looking it up costs nothing when valid.
+function valueAt(body: unknown, instancePath: string): unknown {
+  return instancePath === '' ? body : nodeAt({ body }, `/body${instancePath}`);
+}
+
+/** One line per problem, led by the JSON pointer of the offending value. */
+function describe(error: ErrorObject, body: unknown): string {
+  const at = error.instancePath || '/';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${error.instancePath}/${String(params.missingProperty)} is required`;
+    case 'enum':
+      return `${at} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')} (got ${shown(valueAt(body, error.instancePath))})`;
+    case 'format':
+      return `${at} must be a ${String(params.format)} (got ${shown(valueAt(body, error.instancePath))})`;
+    case 'type':
+      return `${at} must be ${Array.isArray(params.type) ? params.type.join(' or ') : String(params.type)}`;
+    default:
+      return `${at} ${error.message ?? `fails ${error.keyword}`}`;
+  }
+}
+
+function run(validate: ValidateFunction, body: unknown): Validation {
+  if (validate(body)) return { valid: true };
+  const errors = [...new Set((validate.errors ?? []).map((e) => describe(e, body)))];
+  return { valid: false, errors: errors.length ? errors : ['does not match the schema'] };
+}
+
+/** The response entry documented for a status: the exact code, then its range ('4XX'), then 'default'. */
+export function responseKeyFor(responses: readonly string[], status: number): string | undefined {
+  const exact = String(status);
+  const range = `${exact[0]}XX`;
+  return (
+    responses.find((k) => k === exact) ??
+    responses.find((k) => k.toUpperCase() === range) ??
+    responses.find((k) => k === 'default')
+  );
+}
+
+const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+export function validateResponse(operationId: string, status: number, body: unknown): Validation {
+  const op = findOperation(operationId);
+  const key = responseKeyFor(op.responses, status);
+  if (key === undefined) {
+    return { valid: false, errors: [`status ${status} is not a documented response of ${operationId}`] };
+  }
+  const loaded = loadDocument(op.service);
+  const operation = nodeAt(loaded.doc, op.pointer);
+  const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
+  const entry = resolveRef(loaded, responses[key], `${op.pointer}/responses/${pointerSegment(key)}`);
+  const content = isObject(entry.node) ? entry.node.content : undefined;
+  const media = isObject(content) ? Object.keys(content).find((type) => JSON_MEDIA.test(type)) : undefined;
+  // No body shown (e.g. 201 of createPets): whatever the server sends is not the spec's concern.
+  if (media === undefined || !isObject(content) || !isObject(content[media])) return { valid: true };
+  if (!('schema' in content[media])) return { valid: true };
+  if (body === undefined) return { valid: false, errors: [`/ a JSON body is expected for ${status}`] };
+  return run(validatorAt(op.service, `${entry.pointer}/content/${pointerSegment(media)}/schema`), body);
+}
+
+/** Any schema of `components/schemas` of a document. */
+export function validateComponent(service: Service, name: string, body: unknown): Validation {
+  const schemas = loadDocument(service).doc.components;
+  if (!isObject(schemas) || !isObject(schemas.schemas) || !(name in schemas.schemas)) {
+    throw new Error(`the ${service} document has no schema named ${name}`);
+  }
+  return run(validatorAt(service, `/components/schemas/${pointerSegment(name)}`), body);
+}
+
+export const validateErrorBody = (body: unknown): Validation => validateComponent('main', 'ErrorBody', body);
+export const validatePagedEnvelope = (body: unknown): Validation =>
+  validateComponent('main', 'PagedEnvelope', body);
+export const validatePet = (body: unknown): Validation => validateComponent('petstore', 'Pet', body);
+export const validatePets = (body: unknown): Validation => validateComponent('petstore', 'Pets', body);

@@ -1,0 +1,452 @@
+// The spec's rules, each with a stable id. Ids never change meaning once published: reports,
+// fault tables and CI history refer to them. Add new rules with new ids; retire, never reuse.
+//
+// MUST: the spec shows it. SHOULD: a convention the spec leaves open (a failed SHOULD is reported
+// as non-strict and fails the run only with CONFORMANCE_STRICT=1).
+
+export const AREAS = [
+  'auth-token',
+  'api-key',
+  'bearer',
+  'customers-pagination',
+  'errors',
+  'user',
+  'feature-flags',
+  'token-renewal',
+  'rate-limit',
+  'pets',
+  'operations',
+] as const;
+
+export type Area = (typeof AREAS)[number];
+export type RuleLevel = 'MUST' | 'SHOULD';
+
+export interface Rule {
+  readonly id: string;
+  readonly area: Area;
+  readonly level: RuleLevel;
+  /** The spec's words (or, for a SHOULD, the convention), short enough for a report row. */
+  readonly text: string;
+  /** Where in the spec it stands. */
+  readonly section: string;
+  /**
+   * 'client' for a rule that binds the client, not the service (a server cannot break it): it is
+   * verified by the self-tests of the suite's own client, named in `verifiedBy`.
+   */
+  readonly scope?: 'client';
+  readonly verifiedBy?: string;
+}
+
+const rule = (
+  id: string,
+  area: Area,
+  level: RuleLevel,
+  section: string,
+  text: string,
+  extra: Pick<Rule, 'scope' | 'verifiedBy'> = {},
+): Rule => ({ id, area, level, section, text, ...extra });
+
+export const RULES: readonly Rule[] = [
+  // Token route
+  rule(
+    'TOK-01',
+    'auth-token',
+    'MUST',
+    'Endpoints / Main service',
+    'POST /v1/auth/token with client_id and client_secret returns a JSON object containing access_token (string).',
+  ),
+  rule(
+    'TOK-02',
+    'auth-token',
+    'MUST',
+    'Authentication / Bearer token 2',
+    'The access_token obtained from the token route is accepted as Authorization: Bearer <token>.',
+  ),
+  rule(
+    'TOK-03',
+    'auth-token',
+    'MUST',
+    'Token request and response; Errors',
+    'Wrong or missing client credentials are refused with a 4xx and the error body (client_secret must be kept confidential).',
+  ),
+
+  // API key
+  rule(
+    'KEY-01',
+    'api-key',
+    'MUST',
+    'Authentication / API key',
+    'GET /v1/customers accepts the API key in the x-api-key-id and x-api-key-secret headers.',
+  ),
+  rule(
+    'KEY-02',
+    'api-key',
+    'MUST',
+    'Authentication / API key 1',
+    'An unknown key id or a wrong key secret is refused with a 4xx and the error body.',
+  ),
+  rule(
+    'KEY-03',
+    'api-key',
+    'MUST',
+    'Authentication / API key 3',
+    'A key pinned to an IP address is accepted only from that address, even if the key leaks.',
+  ),
+
+  // Bearer
+  rule(
+    'BEA-01',
+    'bearer',
+    'MUST',
+    'Authentication / Bearer token 1',
+    'Bearer routes accept Authorization: Bearer <ACCESS_TOKEN>.',
+  ),
+  rule(
+    'BEA-02',
+    'bearer',
+    'MUST',
+    'Authentication',
+    'A protected route called with no credentials is refused with a 4xx and the error body.',
+  ),
+  rule(
+    'BEA-03',
+    'bearer',
+    'MUST',
+    'Endpoints / Main service (Auth column)',
+    'GET /v1/user/me and GET /v1/feature-flags accept only a bearer token: an API key is refused with a 4xx and the error body.',
+  ),
+  rule(
+    'BEA-04',
+    'bearer',
+    'MUST',
+    'Authentication / Bearer token',
+    'An invalid bearer token is refused with a 4xx and the error body.',
+  ),
+
+  // Customers and pagination
+  rule(
+    'PAG-01',
+    'customers-pagination',
+    'MUST',
+    'Paged collection envelope',
+    'GET /v1/customers returns the paged envelope: pagination (object), data (array), extra (object).',
+  ),
+  rule(
+    'PAG-02',
+    'customers-pagination',
+    'MUST',
+    'Paged collection envelope',
+    'The pagination fields total_items, showing_items, total_pages, current_page, previous_page and next_page are all integers.',
+  ),
+  rule(
+    'PAG-03',
+    'customers-pagination',
+    'MUST',
+    'Paged collection envelope',
+    'showing_items equals the number of items returned in the page.',
+  ),
+  rule(
+    'PAG-04',
+    'customers-pagination',
+    'MUST',
+    'Paged collection envelope',
+    'total_items equals the number of items in the collection: walking every page yields each item exactly once.',
+  ),
+  rule(
+    'PAG-05',
+    'customers-pagination',
+    'MUST',
+    'Paged collection envelope',
+    'total_pages is the number of pages: the walk ends on page total_pages, and it is the same on every page.',
+  ),
+  rule(
+    'PAG-06',
+    'customers-pagination',
+    'MUST',
+    'Paged collection envelope; Limits',
+    'current_page is the page returned: the requested page, or the first page when page is not given.',
+  ),
+  rule(
+    'PAG-07',
+    'customers-pagination',
+    'MUST',
+    'Paged collection envelope',
+    'previous_page equals the first page when the current page is the first, otherwise the page before.',
+  ),
+  rule(
+    'PAG-08',
+    'customers-pagination',
+    'MUST',
+    'Paged collection envelope',
+    'next_page equals the last page when the current page is the last, otherwise the page after.',
+  ),
+  rule(
+    'PAG-09',
+    'customers-pagination',
+    'MUST',
+    'Errors; Limits',
+    'A page greater than total_pages yields VALIDATION_ERROR with status 422.',
+  ),
+  rule(
+    'PAG-10',
+    'customers-pagination',
+    'MUST',
+    'Errors',
+    'The 422 for a page beyond total_pages states the maximum page number in its message.',
+  ),
+  rule(
+    'PAG-11',
+    'customers-pagination',
+    'MUST',
+    'Errors',
+    'The 422 for a page beyond total_pages has errors as an empty array and handled true.',
+  ),
+  rule(
+    'PAG-12',
+    'customers-pagination',
+    'SHOULD',
+    'Limits',
+    'The default page size is 50 items (the spec allows it to differ per route).',
+  ),
+  rule(
+    'PAG-13',
+    'customers-pagination',
+    'SHOULD',
+    'Limits (page is an integer page number)',
+    'A page of 0, a negative page or a non-integer page is refused with a 4xx and the error body, never a 5xx.',
+  ),
+  rule(
+    'PAG-14',
+    'customers-pagination',
+    'MUST',
+    'Endpoints / Main service',
+    'GET /v1/customers accepts a bearer token as well as an API key ("API key or bearer token").',
+  ),
+
+  // Error body
+  rule(
+    'ERR-01',
+    'errors',
+    'MUST',
+    'Error body',
+    'Every error carries the error body, and its message (string) is always present.',
+  ),
+  rule(
+    'ERR-02',
+    'errors',
+    'MUST',
+    'Error body',
+    'The error body has code (string), status_code (integer), timestamp (string), path (string) and handled (boolean); id, when present, is a string; errors, when present, is an array of strings.',
+  ),
+  rule('ERR-03', 'errors', 'MUST', 'Error body', 'status_code equals the HTTP status code of the response.'),
+  rule('ERR-04', 'errors', 'MUST', 'Error body', 'timestamp is an ISO 8601 date-time.'),
+  rule('ERR-05', 'errors', 'MUST', 'Error body', 'path names the route that caused the error.'),
+  rule(
+    'ERR-06',
+    'errors',
+    'SHOULD',
+    'Error body',
+    'errors is present on every error body, as an array (empty when there is a single message).',
+  ),
+  rule(
+    'ERR-07',
+    'errors',
+    'MUST',
+    'Endpoints ("JSON is the payload format")',
+    'Error responses are JSON, with a JSON content type.',
+  ),
+
+  // User
+  rule(
+    'USR-01',
+    'user',
+    'MUST',
+    'Endpoints / Main service',
+    'GET /v1/user/me with a bearer token returns 200 and a JSON object: the data of the logged-in user.',
+  ),
+
+  // Feature flags
+  rule(
+    'FLG-01',
+    'feature-flags',
+    'MUST',
+    'Endpoints / Main service',
+    'GET /v1/feature-flags with a bearer token returns 200 and JSON: every feature and its current state for the user.',
+  ),
+  rule(
+    'FLG-02',
+    'feature-flags',
+    'MUST',
+    'Endpoints rule 1; Limits',
+    'Feature flag data is renewed at most once per 60 seconds: calls within the window return identical data, even after a flag changed.',
+  ),
+  rule(
+    'FLG-03',
+    'feature-flags',
+    'MUST',
+    'Endpoints rule 1',
+    'Feature flag data is renewed once 60 seconds have passed since the last call.',
+  ),
+  rule(
+    'FLG-04',
+    'feature-flags',
+    'MUST',
+    'Endpoints rule 2; Errors',
+    'An operation whose feature is disabled fails with status 503.',
+  ),
+  rule(
+    'FLG-05',
+    'feature-flags',
+    'MUST',
+    'Errors',
+    'The error of a disabled feature has code FEATURE_FLAG_DISABLED and status_code 503.',
+  ),
+  rule(
+    'FLG-06',
+    'feature-flags',
+    'MUST',
+    'Errors',
+    'The message of FEATURE_FLAG_DISABLED names the unavailable feature.',
+  ),
+
+  // Token renewal
+  rule(
+    'REN-01',
+    'token-renewal',
+    'MUST',
+    'Authentication / Bearer token 4',
+    'A request with an expired session gets an error with code SESSION_EXPIRED (whatever its HTTP status).',
+  ),
+  rule(
+    'REN-02',
+    'token-renewal',
+    'MUST',
+    'Authentication / Bearer token 4',
+    'After SESSION_EXPIRED, a new token from the token route is accepted and the repeated request succeeds.',
+  ),
+  rule(
+    'REN-03',
+    'token-renewal',
+    'MUST',
+    'Authentication / Bearer token 4',
+    'While one renewal runs, other failed requests wait and are repeated with the new token: one renewal serves every waiting request.',
+  ),
+  rule(
+    'REN-04',
+    'token-renewal',
+    'MUST',
+    'Authentication / Bearer token 4',
+    'A repeated SESSION_EXPIRED for the same request is final: the request is repeated once, not again.',
+    { scope: 'client', verifiedBy: 'test/client/token-manager.test.ts' },
+  ),
+
+  // Rate limit
+  rule(
+    'RATE-01',
+    'rate-limit',
+    'SHOULD',
+    'Limits (a rate limiter exists)',
+    'A caller over the limit is answered 429 Too Many Requests.',
+  ),
+  rule(
+    'RATE-02',
+    'rate-limit',
+    'MUST',
+    'Errors ("Errors use the error body")',
+    "The rate limiter's answer carries the error body.",
+  ),
+  rule(
+    'RATE-03',
+    'rate-limit',
+    'SHOULD',
+    'Limits (convention)',
+    'A 429 carries Retry-After (seconds or an HTTP date).',
+  ),
+  rule(
+    'RATE-04',
+    'rate-limit',
+    'SHOULD',
+    'Limits (convention)',
+    'A request sent after waiting Retry-After succeeds.',
+  ),
+
+  // Pets (demo interface)
+  rule('PET-01', 'pets', 'MUST', 'Demo pet interface', 'GET /pets returns 200 and a JSON array of Pet.'),
+  rule(
+    'PET-02',
+    'pets',
+    'MUST',
+    'Pet',
+    'A Pet has id (integer, int64) and name (string); tag, when present, is a string.',
+  ),
+  rule(
+    'PET-03',
+    'pets',
+    'MUST',
+    'Pet; States',
+    'Pet.status, when present, is one of available, pending, sold.',
+  ),
+  rule('PET-04', 'pets', 'MUST', 'Demo pet interface', 'GET /pets returns at most limit items.'),
+  rule(
+    'PET-05',
+    'pets',
+    'MUST',
+    'Demo pet interface; Limits',
+    'limit has a maximum of 100: no answer to GET /pets holds more than 100 pets.',
+  ),
+  rule(
+    'PET-06',
+    'pets',
+    'MUST',
+    'Demo pet interface; Limits',
+    'The default limit is 100: GET /pets without limit returns as many pets as with limit=100.',
+  ),
+  rule('PET-07', 'pets', 'MUST', 'Demo pet interface', 'POST /pets with a valid Pet answers 201.'),
+  rule(
+    'PET-08',
+    'pets',
+    'MUST',
+    'Demo pet interface',
+    'A created pet is readable with GET /pets/{petId}: 200 and the same Pet.',
+  ),
+  rule(
+    'PET-09',
+    'pets',
+    'MUST',
+    'Demo pet interface (id and name required)',
+    'POST /pets without id or name is refused with a 4xx.',
+  ),
+  rule(
+    'PET-10',
+    'pets',
+    'SHOULD',
+    'Versioning (showPetById is deprecated)',
+    'GET /pets/{petId} announces its deprecation (a Deprecation header).',
+  ),
+  rule(
+    'PET-11',
+    'pets',
+    'SHOULD',
+    'Demo pet interface (convention)',
+    'GET /pets/{petId} for an unknown id answers 404.',
+  ),
+
+  // Shapes and payload format, checked on every operation
+  rule(
+    'GEN-01',
+    'operations',
+    'MUST',
+    'Endpoints ("JSON is the payload format")',
+    "Every 2xx answer with a body is JSON, with a JSON content type, and validates against the operation's schema.",
+  ),
+];
+
+const byId = new Map(RULES.map((r) => [r.id, r]));
+
+export function findRule(id: string): Rule | undefined {
+  return byId.get(id);
+}
+
+export function rulesOfArea(area: Area): Rule[] {
+  return RULES.filter((r) => r.area === area);
+}
