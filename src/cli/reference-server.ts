@@ -1,0 +1,163 @@
+// npm run reference-server -- [--port 4010] [--host 127.0.0.1] [--fault NAME ...] [--rate-limit N|off]
+//   [--rate-window SECONDS] [--token-ttl SECONDS] [--session-expired-status N] [--latency MS]
+//   [--extra-fields] [--control]
+// npm run reference-server -- --list-faults [--markdown]
+// Starts the embedded reference server and prints its base URLs and the credentials it accepts
+// (the local demo values of .env.example, printed on purpose). Bad arguments: one line, exit 2.
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_CREDENTIALS,
+  FAULTS,
+  PINNED_ADDRESS,
+  type ReferenceServerOptions,
+  startReferenceServer,
+} from '../reference/index.ts';
+
+const USAGE =
+  'usage: npm run reference-server -- [--port N] [--host H] [--fault NAME ...] [--rate-limit N|off] ' +
+  '[--rate-window S] [--token-ttl S] [--session-expired-status N] [--latency MS] [--extra-fields] ' +
+  '[--control] | --list-faults [--markdown]';
+
+class UsageError extends Error {}
+
+function integerArg(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function faultTable(markdown: boolean): string {
+  if (markdown) {
+    const rows = FAULTS.map((f) => `| \`${f.name}\` | ${f.rule} | ${f.description.replace(/\|/g, '\\|')} |`);
+    return `| fault | rule | what it breaks |\n|---|---|---|\n${rows.join('\n')}\n`;
+  }
+  const width = Math.max(...FAULTS.map((f) => f.name.length));
+  const rows = FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.rule.padEnd(7)}  ${f.description}`);
+  return `${'fault'.padEnd(width)}  ${'rule'.padEnd(7)}  description\n${rows.join('\n')}\n`;
+}
+
+interface Command {
+  listFaults: boolean;
+  markdown: boolean;
+  options: ReferenceServerOptions;
+}
+
+function parseCommand(argv: string[]): Command {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        'rate-limit': { type: 'string' },
+        'rate-window': { type: 'string' },
+        'token-ttl': { type: 'string' },
+        'session-expired-status': { type: 'string' },
+        latency: { type: 'string' },
+        'extra-fields': { type: 'boolean' },
+        control: { type: 'boolean' },
+        'list-faults': { type: 'boolean' },
+        markdown: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+  if (values.help) throw new UsageError(USAGE);
+  const faults = (values.fault as string[] | undefined) ?? [];
+  const unknown = faults.filter((name) => !FAULTS.some((f) => f.name === name));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown fault ${unknown.join(', ')}; see --list-faults`);
+  }
+  const rateRaw = values['rate-limit'] as string | undefined;
+  const windowSeconds =
+    integerArg('rate-window', values['rate-window'] as string | undefined, 1, 86_400) ?? 60;
+  const rateLimit =
+    rateRaw === undefined
+      ? undefined
+      : rateRaw === 'off'
+        ? null
+        : { limit: integerArg('rate-limit', rateRaw, 1, 1_000_000_000) ?? 600, windowSeconds };
+  const options: ReferenceServerOptions = {
+    port: integerArg('port', values.port as string | undefined, 0, 65_535) ?? 4010,
+    host: (values.host as string | undefined) ?? '127.0.0.1',
+    faults,
+    control: values.control === true,
+    extraFields: values['extra-fields'] === true,
+  };
+  if (rateLimit !== undefined) options.rateLimit = rateLimit;
+  else if (values['rate-window'] !== undefined) options.rateLimit = { limit: 600, windowSeconds };
+  const ttl = integerArg('token-ttl', values['token-ttl'] as string | undefined, 0, 31_536_000);
+  if (ttl !== undefined) options.tokenTtlSeconds = ttl;
+  const expiredStatus = integerArg(
+    'session-expired-status',
+    values['session-expired-status'] as string | undefined,
+    400,
+    499,
+  );
+  if (expiredStatus !== undefined) options.sessionExpiredStatus = expiredStatus;
+  const latency = integerArg('latency', values.latency as string | undefined, 0, 60_000);
+  if (latency !== undefined) options.latencyMs = latency;
+  return { listFaults: values['list-faults'] === true, markdown: values.markdown === true, options };
+}
+
+async function main(): Promise<void> {
+  let command: Command;
+  try {
+    command = parseCommand(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`reference-server: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  if (command.listFaults) {
+    process.stdout.write(faultTable(command.markdown));
+    return;
+  }
+  const server = await startReferenceServer(command.options).catch((error: Error) => {
+    process.stderr.write(`${error.message.split('\n')[0]}\n`);
+    process.exit(2);
+  });
+  const c = DEFAULT_CREDENTIALS;
+  const faults = command.options.faults ?? [];
+  process.stdout.write(
+    [
+      'reference server listening',
+      `  API_BASE_URL=${server.apiBaseUrl}`,
+      `  PETSTORE_BASE_URL=${server.petstoreBaseUrl}`,
+      server.controlUrl
+        ? `  REFERENCE_CONTROL_URL=${server.controlUrl}`
+        : '  control API off (start with --control)',
+      'credentials it accepts (local demo values, as in .env.example):',
+      `  CLIENT_ID=${c.clientId}`,
+      `  CLIENT_SECRET=${c.clientSecret}`,
+      `  API_KEY_ID=${c.apiKeyId}`,
+      `  API_KEY_SECRET=${c.apiKeySecret}`,
+      `  PINNED_API_KEY_ID=${c.pinnedApiKeyId}   (pinned to ${PINNED_ADDRESS}: refused from here)`,
+      `  PINNED_API_KEY_SECRET=${c.pinnedApiKeySecret}`,
+      `faults: ${faults.length ? faults.join(', ') : 'none'}`,
+      'Ctrl+C stops it.',
+      '',
+    ].join('\n'),
+  );
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`reference-server: ${(error as Error)?.message?.split('\n')[0]}\n`);
+  process.exit(2);
+});

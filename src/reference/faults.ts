@@ -1,0 +1,169 @@
+// The named faults of the reference server. Each one breaks exactly ONE rule of the catalogue
+// (src/rules/catalogue.ts, named by its plain id so this folder imports nothing of the suite) and
+// leaves the server otherwise correct, so the fault matrix can show that a check of that rule
+// catches it.
+
+export interface FaultInfo {
+  readonly name: string;
+  /** The catalogue rule id the fault breaks. */
+  readonly rule: string;
+  readonly description: string;
+}
+
+// Generic so each name keeps its literal type: FaultName catches a misspelt fault at compile time.
+const fault = <N extends string>(name: N, rule: string, description: string) => ({ name, rule, description });
+
+const TABLE = [
+  // Token route
+  fault(
+    'token-missing-access-token',
+    'TOK-01',
+    'the token answer names the token `token` instead of `access_token`',
+  ),
+  fault('token-not-accepted', 'TOK-02', 'tokens from the token route are refused by bearer routes (401)'),
+  fault('token-wrong-secret-accepted', 'TOK-03', 'a known client_id gets a token whatever its client_secret'),
+  // API key
+  fault('api-key-refused-on-customers', 'KEY-01', 'GET /v1/customers refuses API keys with 401'),
+  fault('api-key-wrong-secret-accepted', 'KEY-02', 'a known API key id is accepted with any secret'),
+  fault('pinned-key-accepted-anywhere', 'KEY-03', 'the pinned API key is accepted from any address'),
+  // Bearer
+  fault(
+    'bearer-lowercase-scheme-only',
+    'BEA-01',
+    '`Authorization: Bearer x` is refused; only the lower-case `bearer x` is accepted',
+  ),
+  fault(
+    'no-credentials-accepted',
+    'BEA-02',
+    'protected routes answer 200 without credentials, as the default user',
+  ),
+  fault('user-me-accepts-api-key', 'BEA-03', 'GET /v1/user/me accepts an API key'),
+  fault('flags-accept-api-key', 'BEA-03', 'GET /v1/feature-flags accepts an API key'),
+  fault('invalid-bearer-accepted', 'BEA-04', 'any bearer string is accepted, as the default client'),
+  // Customers and pagination
+  fault('envelope-missing-extra', 'PAG-01', 'the paged envelope has no `extra` object'),
+  fault('pagination-numbers-as-strings', 'PAG-02', 'the pagination numbers are sent as strings'),
+  fault('showing-items-off-by-one', 'PAG-03', 'showing_items is one more than the items in the page'),
+  fault('total-items-off-by-one', 'PAG-04', 'total_items is one more than the items in the collection'),
+  fault(
+    'pages-overlap',
+    'PAG-04',
+    "each page after the first repeats the previous page's last item and drops its own last",
+  ),
+  fault('total-pages-off-by-one', 'PAG-05', 'total_pages is one more than the number of pages'),
+  fault('current-page-zero-based', 'PAG-06', 'current_page counts from 0'),
+  fault('previous-page-zero-on-first', 'PAG-07', 'previous_page is 0 on the first page'),
+  fault('next-page-beyond-last', 'PAG-08', 'next_page is total_pages + 1 on the last page'),
+  fault('page-beyond-last-200', 'PAG-09', 'a page beyond total_pages answers 200 with an empty page'),
+  fault(
+    'page-beyond-last-400',
+    'PAG-09',
+    'a page beyond total_pages answers 400 instead of 422 (same body otherwise)',
+  ),
+  fault('page-beyond-message-without-max', 'PAG-10', 'the 422 message does not state the maximum page'),
+  fault('page-beyond-errors-filled', 'PAG-11', 'the 422 carries its message in `errors` as well'),
+  fault('page-beyond-unhandled', 'PAG-11', 'the 422 says handled: false'),
+  fault('page-size-20', 'PAG-12', 'the default page size is 20'),
+  fault('page-zero-500', 'PAG-13', 'page=0 crashes into a 500'),
+  fault('customers-refuse-bearer', 'PAG-14', 'GET /v1/customers refuses bearer tokens with 403'),
+  // Error body
+  fault('error-missing-message', 'ERR-01', 'error bodies have no `message`'),
+  fault('error-missing-handled', 'ERR-02', 'error bodies have no `handled`'),
+  fault('status-code-mismatch', 'ERR-03', 'status_code is always 400 in error bodies'),
+  fault('timestamp-not-iso', 'ERR-04', 'timestamp is written like "23/11/2026 10:00"'),
+  fault('error-path-wrong', 'ERR-05', 'path is always "/"'),
+  fault('errors-field-missing', 'ERR-06', 'error bodies have no `errors` array'),
+  fault('error-text-plain', 'ERR-07', 'error responses are sent as text/plain (the body is still JSON text)'),
+  // User
+  fault('user-me-array', 'USR-01', 'GET /v1/user/me answers a JSON array holding the user'),
+  // Feature flags
+  fault('flags-html', 'FLG-01', 'GET /v1/feature-flags answers text/html'),
+  fault('flags-not-cached', 'FLG-02', 'feature flag data is renewed on every call'),
+  fault('flags-never-renewed', 'FLG-03', 'feature flag data is never renewed once cached'),
+  fault(
+    'feature-disabled-403',
+    'FLG-04',
+    'a disabled feature answers 403 (code FEATURE_FLAG_DISABLED, status_code 403)',
+  ),
+  fault('feature-disabled-ignored', 'FLG-04', 'a route whose feature is disabled answers 200 anyway'),
+  fault('feature-disabled-wrong-code', 'FLG-05', 'a disabled feature answers code FEATURE_DISABLED'),
+  fault(
+    'feature-disabled-generic-message',
+    'FLG-06',
+    'a disabled feature answers the message "Service unavailable"',
+  ),
+  // Token renewal
+  fault('expired-token-accepted', 'REN-01', 'expired tokens are still accepted'),
+  fault('session-expired-other-code', 'REN-01', 'an expired token answers code TOKEN_EXPIRED'),
+  fault(
+    'renewal-returns-stale-token',
+    'REN-02',
+    "the token route hands back the client's expired token again when it has one",
+  ),
+  fault(
+    'token-single-use',
+    'REN-03',
+    'a token is accepted for one request only (later uses answer SESSION_EXPIRED)',
+  ),
+  // Rate limit
+  fault('rate-limit-503', 'RATE-01', 'a caller over the limit is answered 503 instead of 429'),
+  fault('rate-limit-no-body', 'RATE-02', 'the 429 has an empty body'),
+  fault('rate-limit-no-retry-after', 'RATE-03', 'the 429 has no Retry-After'),
+  fault(
+    'retry-after-too-short',
+    'RATE-04',
+    'Retry-After is shorter than the wait until the window resets (1 s, or 0 when the wait is 1 s or less)',
+  ),
+  // Pets
+  fault('pets-wrapped-in-object', 'PET-01', 'GET /pets answers {"pets": [...]} instead of an array'),
+  fault('pet-id-as-string', 'PET-02', 'pet ids are sent as strings'),
+  fault('pet-status-outside-enum', 'PET-03', 'some listed pets have status "adopted"'),
+  fault('pets-limit-ignored', 'PET-04', 'GET /pets ignores limit'),
+  fault('pets-limit-over-100', 'PET-05', 'GET /pets honours a limit above 100'),
+  fault('pets-default-limit-10', 'PET-06', 'GET /pets without limit returns 10 pets'),
+  fault('create-pet-200', 'PET-07', 'POST /pets answers 200 instead of 201'),
+  fault('created-pet-lost', 'PET-08', 'POST /pets answers 201 but does not store the pet'),
+  fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
+  fault('no-deprecation-header', 'PET-10', 'GET /pets/{petId} sends no Deprecation header'),
+  fault('unknown-pet-400', 'PET-11', 'GET /pets/{petId} of an unknown id answers 400'),
+  // Payload format
+  fault('customers-text-content-type', 'GEN-01', 'GET /v1/customers answers with content-type text/plain'),
+] as const;
+
+export type FaultName = (typeof TABLE)[number]['name'];
+
+export const FAULTS: readonly FaultInfo[] = TABLE;
+
+const KNOWN = new Set(FAULTS.map((f) => f.name));
+
+/** Throws one line naming every unknown fault. */
+export function assertKnownFaults(names: readonly string[]): void {
+  const unknown = names.filter((name) => !KNOWN.has(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} (see npm run reference-server -- --list-faults)`,
+    );
+  }
+}
+
+/** The faults switched on in a server; asked on hot paths, so a Set. */
+export class ActiveFaults {
+  #names = new Set<string>();
+
+  constructor(names: readonly string[] = []) {
+    this.set(names);
+  }
+
+  set(names: readonly string[]): void {
+    assertKnownFaults(names);
+    this.#names = new Set(names);
+  }
+
+  has(name: FaultName): boolean {
+    return this.#names.size > 0 && this.#names.has(name);
+  }
+
+  list(): string[] {
+    return [...this.#names];
+  }
+}

@@ -1,0 +1,183 @@
+// What stands before a route's work: authentication (API key or bearer), the rate limiter and the
+// feature that guards the route. Each refusal is an ApiError rendered as the error body.
+import { ApiError } from './api-error.ts';
+import type { ApiKey } from './api-keys.ts';
+import type { RequestContext } from './context.ts';
+import { DEFAULT_CREDENTIALS, DEFAULT_USER_ID } from './credentials.ts';
+import type { Feature } from './features.ts';
+import type { RateLimit } from './options.ts';
+import { sameSecret } from './secrets.ts';
+
+export interface Principal {
+  scheme: 'apiKey' | 'bearer' | 'none';
+  userId: string;
+  /** The rate-limit bucket: the credential, or the address for a caller without one. */
+  bucket: string;
+  rateLimit?: RateLimit;
+}
+
+/** For each scheme, 'accept' or the refusal a route answers to it. */
+export interface SchemePolicy {
+  apiKey: 'accept' | ApiError;
+  bearer: 'accept' | ApiError;
+  /** The refusal of a request that carries no credentials. */
+  missing: string;
+}
+
+export const bearerOnly = (): ApiError =>
+  new ApiError(
+    403,
+    'FORBIDDEN',
+    'this route accepts only a bearer token (Authorization: Bearer <access_token>)',
+  );
+
+const header = (ctx: RequestContext, name: string): string | undefined => {
+  const value = ctx.req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const anonymousBucket = (ctx: RequestContext) => `address:${ctx.address}`;
+
+function defaultClientPrincipal(ctx: RequestContext): Principal {
+  return { scheme: 'none', userId: DEFAULT_USER_ID, bucket: anonymousBucket(ctx) };
+}
+
+function sessionExpired(ctx: RequestContext): ApiError {
+  const { faults, options } = ctx.state;
+  return new ApiError(
+    options.sessionExpiredStatus,
+    faults.has('session-expired-other-code') ? 'TOKEN_EXPIRED' : 'SESSION_EXPIRED',
+    'the session has expired: obtain a new access token from POST /v1/auth/token',
+  );
+}
+
+function apiKeyPrincipal(ctx: RequestContext): Principal {
+  const { faults, apiKeys } = ctx.state;
+  const id = header(ctx, 'x-api-key-id');
+  const secret = header(ctx, 'x-api-key-secret');
+  if (id === undefined || secret === undefined) {
+    throw new ApiError(401, 'UNAUTHORIZED', 'x-api-key-id and x-api-key-secret must be sent together');
+  }
+  const key: ApiKey | undefined = apiKeys.find(id);
+  if (!key || !(sameSecret(secret, key.secret) || faults.has('api-key-wrong-secret-accepted'))) {
+    // One answer for an unknown id and a wrong secret: which one was wrong is not told.
+    throw new ApiError(401, 'INVALID_API_KEY', 'the API key id or secret is not valid');
+  }
+  if (key.pinnedAddress && key.pinnedAddress !== ctx.address && !faults.has('pinned-key-accepted-anywhere')) {
+    throw new ApiError(
+      403,
+      'IP_NOT_ALLOWED',
+      `this API key is pinned to another address: requests from ${ctx.address} are refused`,
+    );
+  }
+  return {
+    scheme: 'apiKey',
+    userId: key.userId,
+    bucket: `key:${key.id}`,
+    ...(key.rateLimit ? { rateLimit: key.rateLimit } : {}),
+  };
+}
+
+function bearerPrincipal(ctx: RequestContext, authorization: string): Principal {
+  const { faults, tokens } = ctx.state;
+  const match = /^(\S+)[ \t]+(\S+)[ \t]*$/.exec(authorization);
+  const scheme = match?.[1] ?? '';
+  const schemeOk = faults.has('bearer-lowercase-scheme-only')
+    ? scheme === 'bearer'
+    : scheme.toLowerCase() === 'bearer';
+  const token = match?.[2];
+  if (!schemeOk || token === undefined) {
+    throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header must read: Bearer <access_token>');
+  }
+  const record = tokens.find(token);
+  if (!record) {
+    if (faults.has('invalid-bearer-accepted')) {
+      return { scheme: 'bearer', userId: DEFAULT_USER_ID, bucket: `client:${DEFAULT_CREDENTIALS.clientId}` };
+    }
+    throw new ApiError(401, 'INVALID_TOKEN', 'the access token is not valid');
+  }
+  if (faults.has('token-not-accepted')) {
+    throw new ApiError(401, 'INVALID_TOKEN', 'the access token is not valid');
+  }
+  if (tokens.isExpired(token, record, ctx.state.now()) && !faults.has('expired-token-accepted')) {
+    throw sessionExpired(ctx);
+  }
+  if (faults.has('token-single-use') && record.uses > 0) throw sessionExpired(ctx);
+  record.uses++;
+  return { scheme: 'bearer', userId: record.userId, bucket: `client:${record.clientId}` };
+}
+
+/**
+ * The caller behind a request, or a refusal. When both schemes are sent, the API key is used if
+ * the route accepts it, else the bearer token. A refused request counts against the caller's
+ * address in the rate limiter, so wrong credentials cannot be tried without limit.
+ */
+export function authenticate(ctx: RequestContext, policy: SchemePolicy): Principal {
+  try {
+    const hasKey = header(ctx, 'x-api-key-id') !== undefined || header(ctx, 'x-api-key-secret') !== undefined;
+    const authorization = header(ctx, 'authorization');
+    const scheme =
+      hasKey && (policy.apiKey === 'accept' || authorization === undefined)
+        ? 'apiKey'
+        : authorization !== undefined
+          ? 'bearer'
+          : 'none';
+    if (scheme === 'none') {
+      if (ctx.state.faults.has('no-credentials-accepted')) return defaultClientPrincipal(ctx);
+      throw new ApiError(401, 'UNAUTHORIZED', policy.missing);
+    }
+    const refusal = policy[scheme];
+    if (refusal !== 'accept') throw refusal;
+    return scheme === 'apiKey' ? apiKeyPrincipal(ctx) : bearerPrincipal(ctx, authorization ?? '');
+  } catch (error) {
+    limitAnonymous(ctx);
+    throw error;
+  }
+}
+
+/** Counts a request against a bucket; over the limit, the limiter's answer is thrown. */
+export function limitRate(ctx: RequestContext, bucket: string, own?: RateLimit): void {
+  const { state } = ctx;
+  const limit = own ?? state.rateLimit;
+  if (!limit) return;
+  const verdict = state.limiter.hit(bucket, limit, state.now());
+  if (verdict.allowed) return;
+  const { faults } = state;
+  const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+  // The fault tells less than the real wait, so a retry after Retry-After is refused again.
+  const advertised = faults.has('retry-after-too-short') ? (wait > 1 ? 1 : 0) : wait;
+  const status = faults.has('rate-limit-503') ? 503 : 429;
+  throw new ApiError(
+    status,
+    'RATE_LIMITED',
+    `too many requests: the limit is ${limit.limit} per ${limit.windowSeconds} s; retry after ${advertised} s`,
+    {
+      headers: faults.has('rate-limit-no-retry-after') ? {} : { 'retry-after': String(advertised) },
+      bodyless: faults.has('rate-limit-no-body'),
+    },
+  );
+}
+
+export function limitPrincipal(ctx: RequestContext, principal: Principal): void {
+  limitRate(ctx, principal.bucket, principal.rateLimit);
+}
+
+/** A caller without a valid credential is limited by its address. */
+export function limitAnonymous(ctx: RequestContext): void {
+  limitRate(ctx, anonymousBucket(ctx));
+}
+
+/** Refuses the request when its feature is switched off (the live switch, not the cached flags). */
+export function requireFeature(ctx: RequestContext, feature: Feature, unavailable: string): void {
+  const { faults, features } = ctx.state;
+  if (features.enabled(feature) || faults.has('feature-disabled-ignored')) return;
+  const status = faults.has('feature-disabled-403') ? 403 : 503;
+  const message = faults.has('feature-disabled-generic-message')
+    ? 'Service unavailable'
+    : `the feature '${feature}' is disabled: ${unavailable}`;
+  throw new ApiError(
+    status,
+    faults.has('feature-disabled-wrong-code') ? 'FEATURE_DISABLED' : 'FEATURE_FLAG_DISABLED',
+    message,
+  );
+}

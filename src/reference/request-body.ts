@@ -1,0 +1,103 @@
+// Reading a JSON request body: capped size, a JSON content type, valid JSON, else a 4xx error.
+import type { IncomingMessage } from 'node:http';
+import { ApiError, badRequest } from './api-error.ts';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The client went away while sending: there is nobody to answer. */
+export class ClientGone extends Error {}
+
+function tooLarge(): ApiError {
+  return new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${BODY_LIMIT_BYTES} bytes`, {
+    // The rest of an oversized body is not read: the connection is not reused.
+    headers: { connection: 'close' },
+  });
+}
+
+function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    // Drain what is sent so the 413 reaches a client that is still sending.
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        // Keep draining so the 413 reaches a client that is still sending.
+        req.resume();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onGone = () => {
+      cleanup();
+      reject(new ClientGone('the client closed the connection while sending its body'));
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onGone);
+      req.off('aborted', onGone);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onGone);
+    req.on('aborted', onGone);
+  });
+}
+
+export function isJsonContentType(value: string | undefined): boolean {
+  const media = value?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+}
+
+const unsupported = (type: string | undefined) =>
+  new ApiError(
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    type
+      ? 'the request body must be JSON (content-type application/json)'
+      : 'content-type application/json is required',
+  );
+
+/**
+ * The parsed JSON body: 415 for another content type, 413 over the cap, 400 for bad JSON.
+ * An optional body may be absent (nothing sent): then undefined.
+ */
+export async function readJsonBody(
+  req: IncomingMessage,
+  options: { optional?: boolean; limit?: number } = {},
+): Promise<unknown> {
+  const limit = options.limit ?? BODY_LIMIT_BYTES;
+  const type = req.headers['content-type'];
+  if (!isJsonContentType(type)) {
+    // Read (up to the cap) so a keep-alive connection stays usable.
+    const raw = await readRaw(req, limit).catch(() => undefined);
+    if (options.optional && type === undefined && raw?.length === 0) return undefined;
+    throw unsupported(type);
+  }
+  const raw = await readRaw(req, limit);
+  if (raw.length === 0) {
+    if (options.optional) return undefined;
+    throw badRequest('the request body is empty: a JSON object is expected');
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('the request body is not valid JSON');
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,157 @@
+// The main service under /api/v1: the token route, customers, the user, feature flags, reports.
+import { ApiError } from '../api-error.ts';
+import type { Handler, RequestContext } from '../context.ts';
+import { DEFAULT_CREDENTIALS, DEFAULT_USER_ID } from '../credentials.ts';
+import { users } from '../data.ts';
+import { FLAG_CACHE_SECONDS } from '../features.ts';
+import {
+  authenticate,
+  bearerOnly,
+  limitAnonymous,
+  limitPrincipal,
+  limitRate,
+  requireFeature,
+} from '../guards.ts';
+import type { Reply } from '../reply.ts';
+import { isObject, readJsonBody } from '../request-body.ts';
+import { sameSecret } from '../secrets.ts';
+import { customersPage } from './customers.ts';
+
+// The one client of the reference server, tied to the default user.
+const CLIENTS = new Map<string, { secret: string; userId: string }>([
+  [DEFAULT_CREDENTIALS.clientId, { secret: DEFAULT_CREDENTIALS.clientSecret, userId: DEFAULT_USER_ID }],
+]);
+
+const invalidClient = () =>
+  new ApiError(401, 'INVALID_CLIENT', 'client_id and client_secret do not match a known client');
+
+export const createToken: Handler = async (ctx) => {
+  const { state } = ctx;
+  const { faults } = state;
+  let clientId: string;
+  let userId: string;
+  try {
+    const body = await readJsonBody(ctx.req);
+    if (!isObject(body)) {
+      throw new ApiError(
+        400,
+        'VALIDATION_ERROR',
+        'the request body must be a JSON object with client_id and client_secret',
+      );
+    }
+    const { client_id: id, client_secret: secret } = body;
+    const client = typeof id === 'string' ? CLIENTS.get(id) : undefined;
+    const secretOk = typeof secret === 'string' && client !== undefined && sameSecret(secret, client.secret);
+    if (!client || typeof id !== 'string' || !(secretOk || faults.has('token-wrong-secret-accepted'))) {
+      throw invalidClient();
+    }
+    clientId = id;
+    userId = client.userId;
+  } catch (error) {
+    // A caller without valid client credentials is limited by its address.
+    if (error instanceof ApiError) limitAnonymous(ctx);
+    throw error;
+  }
+  limitRate(ctx, `client:${clientId}`);
+  const stale = faults.has('renewal-returns-stale-token') ? state.tokens.lastExpired(clientId) : undefined;
+  const token = stale ?? state.tokens.issue(clientId, userId, state.now(), state.tokenTtlSeconds);
+  const answer: Record<string, unknown> = {
+    [faults.has('token-missing-access-token') ? 'token' : 'access_token']: token,
+    token_type: 'Bearer',
+    expires_in: state.tokenTtlSeconds,
+  };
+  if (state.options.extraFields) {
+    answer.scope = 'profile users';
+    answer.issued_at = new Date(state.now()).toISOString();
+  }
+  // Token answers must not be cached (as RFC 6749 asks of token endpoints).
+  return { status: 200, headers: { 'cache-control': 'no-store', pragma: 'no-cache' }, json: answer };
+};
+
+export const listCustomers: Handler = (ctx) => {
+  const { faults } = ctx.state;
+  const principal = authenticate(ctx, {
+    apiKey: faults.has('api-key-refused-on-customers')
+      ? new ApiError(401, 'UNAUTHORIZED', 'this route does not accept API keys')
+      : 'accept',
+    bearer: faults.has('customers-refuse-bearer')
+      ? new ApiError(403, 'FORBIDDEN', 'this route accepts only an API key')
+      : 'accept',
+    missing: 'credentials are required: an API key (x-api-key-id, x-api-key-secret) or a bearer token',
+  });
+  limitPrincipal(ctx, principal);
+  requireFeature(ctx, 'customers', 'customers are unavailable');
+  return customersPage(ctx);
+};
+
+const bearerRoute = (ctx: RequestContext, apiKeyFault: 'user-me-accepts-api-key' | 'flags-accept-api-key') =>
+  authenticate(ctx, {
+    apiKey: ctx.state.faults.has(apiKeyFault) ? 'accept' : bearerOnly(),
+    bearer: 'accept',
+    missing: 'a bearer token is required (Authorization: Bearer <access_token>)',
+  });
+
+export const currentUser: Handler = (ctx) => {
+  const principal = bearerRoute(ctx, 'user-me-accepts-api-key');
+  limitPrincipal(ctx, principal);
+  requireFeature(ctx, 'user-profile', 'GET /v1/user/me (the user profile) is unavailable');
+  const user = users(ctx.state.options.seed).get(principal.userId);
+  if (!user) throw new ApiError(404, 'NOT_FOUND', 'the user of this credential no longer exists');
+  const record = ctx.state.options.extraFields ? user.rich : user.plain;
+  return { status: 200, json: ctx.state.faults.has('user-me-array') ? [record] : record };
+};
+
+const FEATURE_DESCRIPTIONS: Record<string, string> = {
+  customers: 'customer records (GET /v1/customers)',
+  'user-profile': 'the user profile (GET /v1/user/me)',
+  reports: 'reports (GET /v1/reports)',
+  'new-dashboard': 'the new dashboard',
+  'beta-exports': 'exports in beta',
+};
+
+export const featureFlags: Handler = (ctx) => {
+  const principal = bearerRoute(ctx, 'flags-accept-api-key');
+  limitPrincipal(ctx, principal);
+  const { faults, flagCache, features, options } = ctx.state;
+  const policy = faults.has('flags-not-cached')
+    ? 'never-cache'
+    : faults.has('flags-never-renewed')
+      ? 'never-renew'
+      : 'window';
+  const flags = flagCache.read(principal.userId, features, ctx.state.now(), policy);
+  if (faults.has('flags-html')) {
+    const items = flags.map((f) => `<li>${f.name}: ${f.enabled ? 'on' : 'off'}</li>`).join('');
+    return {
+      status: 200,
+      text: { contentType: 'text/html; charset=utf-8', body: `<!doctype html><ul>${items}</ul>` },
+    };
+  }
+  // Nothing time-dependent in the body: equal flags give equal answers across windows.
+  const body = options.extraFields
+    ? {
+        features: Object.fromEntries(
+          flags.map((f) => [f.name, { enabled: f.enabled, description: FEATURE_DESCRIPTIONS[f.name] }]),
+        ),
+        user_id: principal.userId,
+        cache_seconds: FLAG_CACHE_SECONDS,
+      }
+    : { data: flags };
+  return { status: 200, headers: { 'cache-control': `private, max-age=${FLAG_CACHE_SECONDS}` }, json: body };
+};
+
+const REPORTS = [
+  { id: 'rep_1', name: 'Monthly settlements', period: '2025-12', format: 'csv' },
+  { id: 'rep_2', name: 'Chargebacks', period: '2025-12', format: 'csv' },
+  { id: 'rep_3', name: 'Customer growth', period: '2025-Q4', format: 'pdf' },
+];
+
+export const listReports: Handler = (ctx): Reply => {
+  const principal = authenticate(ctx, {
+    apiKey: 'accept',
+    bearer: 'accept',
+    missing: 'credentials are required: an API key (x-api-key-id, x-api-key-secret) or a bearer token',
+  });
+  limitPrincipal(ctx, principal);
+  requireFeature(ctx, 'reports', 'reports are unavailable');
+  return { status: 200, json: { data: REPORTS } };
+};

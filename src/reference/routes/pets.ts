@@ -1,0 +1,127 @@
+// The demo pet interface under /petstore/v1. The spec shows no authentication and no error
+// answers for it: no credentials are asked, and errors use the main service's error body.
+import { ApiError, badRequest } from '../api-error.ts';
+import { type Handler, quoted, type RequestContext, singleParam } from '../context.ts';
+import { PET_STATUSES, type Pet } from '../data.ts';
+import { limitAnonymous } from '../guards.ts';
+import { isObject, readJsonBody } from '../request-body.ts';
+
+export const MAX_LIMIT = 100;
+const DEFAULT_LIMIT = 100;
+// RFC 9745: the moment the operation was deprecated, as a structured-field date.
+const DEPRECATED_SINCE = Date.UTC(2026, 0, 1) / 1000;
+const SUNSET = new Date(Date.UTC(2026, 11, 31, 23, 59, 59)).toUTCString();
+const MAX_NAME_LENGTH = 200;
+
+function positiveInteger(name: string, raw: string): number {
+  const value = /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw badRequest(`${name} must be an integer of at least 1, got ${quoted(raw)}`);
+  }
+  return value;
+}
+
+function listLimit(ctx: RequestContext): number {
+  const { faults } = ctx.state;
+  const raw = singleParam(ctx, 'limit');
+  const byDefault = faults.has('pets-default-limit-10') ? 10 : DEFAULT_LIMIT;
+  if (raw === undefined || faults.has('pets-limit-ignored')) return byDefault;
+  const limit = positiveInteger('limit', raw);
+  if (limit > MAX_LIMIT && !faults.has('pets-limit-over-100')) {
+    throw badRequest(`limit must be at most ${MAX_LIMIT}, got ${limit}`);
+  }
+  return limit;
+}
+
+function render(ctx: RequestContext, pet: Readonly<Pet>): Record<string, unknown> {
+  const { faults } = ctx.state;
+  const shown: Record<string, unknown> = { ...pet };
+  if (faults.has('pet-id-as-string')) shown.id = String(pet.id);
+  if (faults.has('pet-status-outside-enum') && pet.id % 5 === 0) shown.status = 'adopted';
+  return shown;
+}
+
+export const listPets: Handler = (ctx) => {
+  limitAnonymous(ctx);
+  const limit = listLimit(ctx);
+  const afterRaw = singleParam(ctx, 'after');
+  const after = afterRaw === undefined ? 0 : positiveInteger('after', afterRaw);
+  const { pets, more } = ctx.state.pets.list(limit, after);
+  const headers: Record<string, string> = {};
+  const lastId = pets.at(-1)?.id;
+  // A link to the next page, as the demo's x-next header describes.
+  if (more && lastId !== undefined) {
+    headers['x-next'] = `${ctx.state.origin}/petstore/v1/pets?limit=${limit}&after=${lastId}`;
+  }
+  const shown = pets.map((pet) => render(ctx, pet));
+  return {
+    status: 200,
+    headers,
+    json: ctx.state.faults.has('pets-wrapped-in-object') ? { pets: shown } : shown,
+  };
+};
+
+/** Every problem of a pet body (several are reported together in `errors`). */
+function problemsOf(body: unknown, nameRequired: boolean): string[] {
+  if (!isObject(body)) return ['the body must be a JSON object (a Pet)'];
+  const problems: string[] = [];
+  const { id, name, tag, status } = body;
+  if (id === undefined) problems.push('id is required');
+  else if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
+    problems.push(`id must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
+  }
+  if (name === undefined) {
+    if (nameRequired) problems.push('name is required');
+  } else if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH) {
+    problems.push(`name must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
+  }
+  if (tag !== undefined && (typeof tag !== 'string' || tag.length > MAX_NAME_LENGTH)) {
+    problems.push(`tag must be a string of at most ${MAX_NAME_LENGTH} characters`);
+  }
+  if (status !== undefined && !(PET_STATUSES as readonly unknown[]).includes(status)) {
+    problems.push(`status must be one of ${PET_STATUSES.join(', ')}`);
+  }
+  return problems;
+}
+
+export const createPet: Handler = async (ctx) => {
+  limitAnonymous(ctx);
+  const { faults, pets, options } = ctx.state;
+  const body = await readJsonBody(ctx.req);
+  const problems = problemsOf(body, !faults.has('pet-without-name-accepted'));
+  if (problems.length > 0) {
+    const [only] = problems;
+    throw problems.length === 1 && only
+      ? badRequest(only)
+      : badRequest(`the pet is not valid (${problems.length} problems, see errors)`, problems);
+  }
+  const fields = body as Record<string, unknown>;
+  const pet: Pet = { id: fields.id as number, name: fields.name as string };
+  if (typeof fields.tag === 'string') pet.tag = fields.tag;
+  if (typeof fields.status === 'string') pet.status = fields.status as Pet['status'];
+  // A nameless pet (accepted only under a fault) is not stored: every stored pet has a name.
+  const store = typeof fields.name === 'string' && !faults.has('created-pet-lost');
+  if (store && !pets.add(pet)) {
+    throw new ApiError(409, 'CONFLICT', `a pet with id ${pet.id} already exists`);
+  }
+  const status = faults.has('create-pet-200') ? 200 : 201;
+  const headers = { location: `/petstore/v1/pets/${pet.id}` };
+  // The spec shows no body for 201; the other-choices server answers the created pet.
+  return options.extraFields ? { status, headers, json: pet } : { status, headers };
+};
+
+export const showPet: Handler = (ctx) => {
+  limitAnonymous(ctx);
+  const { faults, pets, options } = ctx.state;
+  const id = positiveInteger('petId', ctx.params.petId ?? '');
+  const pet = pets.get(id);
+  if (!pet) {
+    throw faults.has('unknown-pet-400')
+      ? badRequest(`petId ${id} is not valid`)
+      : new ApiError(404, 'NOT_FOUND', `no pet with id ${id}`);
+  }
+  const headers: Record<string, string> = {};
+  if (!faults.has('no-deprecation-header')) headers.deprecation = `@${DEPRECATED_SINCE}`;
+  if (options.extraFields) headers.sunset = SUNSET;
+  return { status: 200, headers, json: render(ctx, pet) };
+};
