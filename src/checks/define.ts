@@ -1,0 +1,133 @@
+// check(): the one way a suite states a conformance check. It ties the check to its rule ids,
+// gives it a recording client, turns unmet needs into skips with a reason (never a silent pass),
+// and hands the reporter everything through the test's meta.
+import { describe, inject, type TestContext, test } from 'vitest';
+import {
+  type ApiClient,
+  createApiClient,
+  createRecorder,
+  type ExchangeRecorder,
+  type RecordedExchange,
+} from '../client/index.ts';
+import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
+import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { type ControlClient, createControlClient } from './control.ts';
+import type { CheckMeta } from './meta.ts';
+
+export interface CheckSpec {
+  /** Stable id of the check, e.g. PAG-WALK. */
+  id: string;
+  title: string;
+  /** The catalogue rules this check proves. */
+  rules: string[];
+  /** Production-guarded actions the check performs: it is skipped where the guard says no. */
+  guarded?: GuardedAction[];
+  timeoutMs?: number;
+}
+
+export interface CheckContext {
+  readonly config: TargetConfig;
+  /** A client whose every exchange is recorded as this check's evidence. */
+  readonly client: ApiClient;
+  /** A further client (own token) recording into the same evidence. */
+  newClient(): ApiClient;
+  /** Ends the check as skipped; the reason is reported. */
+  skip(reason: string): never;
+  /** The reference server's control API, or a skip saying why the check needs it. */
+  needControl(why: string): ControlClient;
+  /** Whether real-time waits are allowed (CONFORMANCE_SLOW). */
+  readonly slow: boolean;
+  /** Adds exchanges recorded elsewhere (work shared by several checks) to this check's evidence. */
+  attach(exchanges: readonly RecordedExchange[]): void;
+}
+
+let currentArea: Area | undefined;
+
+/** Groups the checks of one spec area (one suite file); JUnit shows the area as the suite. */
+export function area(name: Area, body: () => void): void {
+  describe(name, () => {
+    currentArea = name;
+    try {
+      body();
+    } finally {
+      currentArea = undefined;
+    }
+  });
+}
+
+function levelOf(rules: string[]): RuleLevel {
+  return rules.every((id) => findRule(id)?.level === 'SHOULD') ? 'SHOULD' : 'MUST';
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
+}
+
+/** The vitest name carries the rule ids, so `--rule PAG-12` can select checks by name. */
+export function checkName(spec: Pick<CheckSpec, 'id' | 'title' | 'rules'>): string {
+  return `${spec.id} ${spec.title} [${spec.rules.join(', ')}]`;
+}
+
+export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
+  const areaName = currentArea;
+  if (!areaName) throw new Error(`check ${spec.id} must be declared inside area()`);
+  // A mistyped rule id would leave a rule silently uncovered: refuse it when the file loads.
+  for (const id of spec.rules) {
+    if (!findRule(id)) throw new Error(`check ${spec.id} names unknown rule ${id}`);
+  }
+  const level = levelOf(spec.rules);
+
+  test(checkName(spec), { timeout: spec.timeoutMs }, async (ctx: TestContext) => {
+    const config = inject('target');
+    const recorder: ExchangeRecorder = createRecorder(secretValues(config));
+    const meta: CheckMeta = {
+      checkId: spec.id,
+      title: spec.title,
+      area: areaName,
+      rules: spec.rules,
+      level,
+      exchanges: [],
+    };
+    ctx.task.meta.conformance = meta;
+
+    const attached: RecordedExchange[] = [];
+    let skipping = false;
+    const skip = (reason: string): never => {
+      skipping = true;
+      meta.skipReason = reason;
+      return ctx.skip(reason);
+    };
+    for (const action of spec.guarded ?? []) {
+      const verdict = guard(config, action);
+      if (!verdict.allowed) skip(verdict.reason);
+    }
+    const control = config.controlUrl ? createControlClient(config.controlUrl) : undefined;
+    const t: CheckContext = {
+      config,
+      client: createApiClient(config, { recorder }),
+      newClient: () => createApiClient(config, { recorder }),
+      skip,
+      needControl: (why) => control ?? skip(`the target offers no control API; ${why}`),
+      slow: config.slow,
+      attach: (exchanges) => {
+        attached.push(...exchanges);
+      },
+    };
+
+    try {
+      await body(t);
+    } catch (error) {
+      if (skipping) throw error;
+      if (level === 'SHOULD' && !config.strict) {
+        // Reported as a non-strict failure; only CONFORMANCE_STRICT=1 makes it fail the run.
+        meta.softFailure = messageOf(error);
+        await ctx.annotate(`non-strict failure (SHOULD): ${meta.softFailure}`, 'warning');
+        return;
+      }
+      throw error;
+    } finally {
+      meta.exchanges = [...attached, ...recorder.exchanges()];
+    }
+  });
+}

@@ -1,0 +1,35 @@
+// What a conformance test carries to the reporter, through vitest's task meta.
+import type { RecordedExchange } from '../client/index.ts';
+import type { TargetConfig } from '../config/index.ts';
+import type { Area, RuleLevel } from '../rules/catalogue.ts';
+
+export interface CheckMeta {
+  checkId: string;
+  title: string;
+  area: Area;
+  rules: string[];
+  /** SHOULD when every rule the check covers is a SHOULD. */
+  level: RuleLevel;
+  exchanges: RecordedExchange[];
+  skipReason?: string;
+  /** A SHOULD check that failed while not strict: vitest shows it passed, the report says failed (non-strict). */
+  softFailure?: string;
+}
+
+/** What the reporter shows of the target: never a credential. */
+export interface TargetInfo {
+  name: TargetConfig['target'];
+  apiBaseUrl: string;
+  petstoreBaseUrl: string;
+  strict: boolean;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: CheckMeta;
+  }
+  interface ProvidedContext {
+    target: TargetConfig;
+    targetInfo: TargetInfo;
+  }
+}

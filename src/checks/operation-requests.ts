@@ -1,0 +1,52 @@
+// Builds a request for any operation of the OpenAPI documents, so generic checks (schema, auth,
+// error body) cover a route added to schemas/ with no new test code.
+import type { ApiRequest } from '../client/index.ts';
+import type { TargetConfig } from '../config/index.ts';
+import type { OperationInfo } from '../contract/index.ts';
+
+type Auth = ApiRequest['auth'];
+
+/** Bodies the schema alone cannot make right: the token route needs the configured credentials. */
+const BODIES: Record<string, (config: TargetConfig) => unknown> = {
+  createToken: (config) => ({
+    client_id: config.credentials.clientId,
+    client_secret: config.credentials.clientSecret,
+  }),
+  // A fresh id far from seeded data, so repeated runs do not collide.
+  createPets: () => ({
+    id: 9_000_000_000 + Math.floor(Math.random() * 1_000_000_000),
+    name: 'conformance-pet',
+    status: 'available',
+  }),
+};
+
+export function requestFor(
+  op: OperationInfo,
+  config: TargetConfig,
+  auth: Auth,
+  pathParams: Record<string, string> = {},
+): ApiRequest {
+  const path = op.path.replace(/\{([^}]+)\}/g, (_: string, name: string) =>
+    encodeURIComponent(pathParams[name] ?? '1'),
+  );
+  const body = BODIES[op.operationId]?.(config);
+  return {
+    service: op.service,
+    method: op.method.toUpperCase() as ApiRequest['method'],
+    // Paths in the documents start with '/'; the client resolves them against the service base.
+    path: path.replace(/^\//, ''),
+    auth,
+    renew: false,
+    ...(body === undefined ? {} : { body }),
+  };
+}
+
+/** The scheme an operation does not accept, if any: what a wrong-scheme check sends. */
+export function refusedSchemes(op: OperationInfo): ('apiKey' | 'bearer')[] {
+  if (op.security.length === 0) return [];
+  return (['apiKey', 'bearer'] as const).filter((scheme) => !op.security.includes(scheme));
+}
+
+export function isProtected(op: OperationInfo): boolean {
+  return op.security.length > 0;
+}

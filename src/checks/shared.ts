@@ -1,0 +1,45 @@
+// Work several checks of one suite share (a walk of every page, one provoked 429): done once per
+// file, its exchanges attached to the evidence of every check that uses it. Spares the target
+// requests no check needs.
+import { inject } from 'vitest';
+import { type ApiClient, createApiClient, createRecorder, type RecordedExchange } from '../client/index.ts';
+import { secretValues, type TargetConfig } from '../config/index.ts';
+import type { CheckContext } from './define.ts';
+
+export function shared<T>(
+  work: (client: ApiClient, config: TargetConfig) => Promise<T>,
+): (t: CheckContext) => Promise<T> {
+  let pending: Promise<{ value: T; exchanges: RecordedExchange[] }> | undefined;
+  return async (t) => {
+    pending ??= (async () => {
+      const config = inject('target');
+      const recorder = createRecorder(secretValues(config));
+      try {
+        return {
+          value: await work(createApiClient(config, { recorder }), config),
+          exchanges: recorder.exchanges(),
+        };
+      } catch (error) {
+        t.attach(recorder.exchanges());
+        throw error;
+      }
+    })();
+    const { value, exchanges } = await pending;
+    t.attach(exchanges);
+    return value;
+  };
+}
+
+/** What shared work returns when the target cannot give what the checks need. */
+export class Unavailable {
+  readonly reason: string;
+  constructor(reason: string) {
+    this.reason = reason;
+  }
+}
+
+/** The shared result, or the check ends as skipped with the reason. */
+export function available<T>(t: CheckContext, value: T | Unavailable): T {
+  if (value instanceof Unavailable) return t.skip(value.reason);
+  return value;
+}

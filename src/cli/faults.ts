@@ -1,0 +1,37 @@
+// npm run faults [-- --json] [--fault NAME ...]
+// Prints the fault matrix (src/runner/fault-matrix.ts). Exit 0 when every fault is caught by a
+// check of its rule and every conformant server passes, 1 when not, 2 on bad arguments.
+import { parseArgs } from 'node:util';
+import { FAULTS } from '../reference/index.ts';
+import { buildMatrix, renderMatrix } from '../runner/fault-matrix.ts';
+
+async function main(): Promise<void> {
+  let values: { json: boolean; fault: string[] };
+  try {
+    values = parseArgs({
+      options: {
+        json: { type: 'boolean', default: false },
+        fault: { type: 'string', multiple: true, default: [] },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`faults: ${(error as Error).message.split('\n')[0]}\n`);
+    process.exit(2);
+  }
+  const unknown = values.fault.filter((name) => !FAULTS.some((f) => f.name === name));
+  if (unknown.length) {
+    process.stderr.write(
+      `faults: unknown fault ${unknown.join(', ')}; see npm run reference-server -- --list-faults\n`,
+    );
+    process.exit(2);
+  }
+  const matrix = await buildMatrix(values.fault);
+  process.stdout.write(values.json ? `${JSON.stringify(matrix)}\n` : renderMatrix(matrix));
+  process.exit(matrix.ok ? 0 : 1);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`faults: ${(error as Error)?.message?.split('\n')[0]}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,39 @@
+// Before any check runs against a remote target: can it be reached at all? When neither service
+// answers, the run ends with exit code 2 and one line naming the cause, instead of every check
+// failing with the same transport error.
+import { createApiClient, TransportError } from '../client/index.ts';
+import { guard, type TargetConfig } from '../config/index.ts';
+
+// A target that answers, however badly (a body over the cap, say), is there to be checked.
+const UNREACHABLE_KINDS: ReadonlySet<TransportError['kind']> = new Set([
+  'dns',
+  'refused',
+  'timeout',
+  'reset',
+  'tls',
+]);
+
+/** One line naming why the target cannot be reached, or undefined when one service answers. */
+export async function unreachableReason(config: TargetConfig): Promise<string | undefined> {
+  const client = createApiClient(config);
+  const probes = [
+    { service: 'main' as const, path: 'v1/customers', query: {} },
+    // The pet demo is never touched where the guard forbids it (production).
+    ...(guard(config, 'petstore').allowed
+      ? [{ service: 'petstore' as const, path: 'pets', query: { limit: 1 } }]
+      : []),
+  ];
+  const outcomes = await Promise.all(
+    probes.map((p) =>
+      client
+        .request({ ...p, method: 'GET', auth: 'none', retryOn429: false })
+        .then(() => undefined)
+        .catch((error: unknown) =>
+          error instanceof TransportError && UNREACHABLE_KINDS.has(error.kind) ? error.message : undefined,
+        ),
+    ),
+  );
+  // Any HTTP answer, even an error, means the target is there to be checked.
+  if (outcomes.some((o) => o === undefined)) return undefined;
+  return `cannot reach the target: ${outcomes[0]}`;
+}

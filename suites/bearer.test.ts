@@ -1,0 +1,70 @@
+// The bearer scheme and the refusals every protected route owes: no credentials, a token the
+// service never issued, and the scheme the route does not accept. Derived from the OpenAPI
+// documents, so a new protected route is covered without new test code.
+import { expectRefusal, expectStatus } from '../src/checks/assertions.ts';
+import { area, check } from '../src/checks/define.ts';
+import { isProtected, refusedSchemes, requestFor } from '../src/checks/operation-requests.ts';
+import { operations } from '../src/contract/index.ts';
+
+const protectedOperations = operations().filter(isProtected);
+const FOREIGN_TOKEN = { headers: { authorization: 'Bearer not-a-token-issued-by-the-service' } };
+
+area('bearer', () => {
+  for (const op of protectedOperations) {
+    const route = `${op.method.toUpperCase()} ${op.path}`;
+
+    if (op.security.includes('bearer')) {
+      check(
+        { id: `BEA-ACCEPT-${op.operationId}`, title: `${route} accepts a bearer token`, rules: ['BEA-01'] },
+        async (t) => {
+          const res = await t.client.request({ ...requestFor(op, t.config, 'bearer'), renew: true });
+          expectStatus(res, 200, `${route} with a bearer token`);
+        },
+      );
+
+      check(
+        {
+          id: `BEA-FOREIGN-${op.operationId}`,
+          title: `${route} refuses a token the service never issued`,
+          rules: ['BEA-04'],
+        },
+        async (t) => {
+          expectRefusal(
+            await t.client.request(requestFor(op, t.config, FOREIGN_TOKEN)),
+            `${route} with a foreign token`,
+          );
+        },
+      );
+    }
+
+    check(
+      {
+        id: `BEA-NO-CREDENTIALS-${op.operationId}`,
+        title: `${route} refuses a request without credentials`,
+        rules: ['BEA-02'],
+      },
+      async (t) => {
+        expectRefusal(
+          await t.client.request(requestFor(op, t.config, 'none')),
+          `${route} without credentials`,
+        );
+      },
+    );
+
+    for (const scheme of refusedSchemes(op)) {
+      check(
+        {
+          id: `BEA-WRONG-SCHEME-${op.operationId}`,
+          title: `${route} refuses the ${scheme === 'apiKey' ? 'API key' : 'bearer token'} it does not accept`,
+          rules: ['BEA-03'],
+        },
+        async (t) => {
+          expectRefusal(
+            await t.client.request(requestFor(op, t.config, scheme)),
+            `${route} with the ${scheme} scheme`,
+          );
+        },
+      );
+    }
+  }
+});

@@ -1,0 +1,286 @@
+// GET /v1/customers and the paged envelope: every page walked once, edges checked on the first, a
+// middle and the last page, and the shown error for a page beyond the end.
+import { expect } from 'vitest';
+import {
+  errorCode,
+  expectErrorBody,
+  expectJsonBody,
+  expectStatus,
+  expectValid,
+  is4xx,
+  mentionsNumber,
+} from '../src/checks/assertions.ts';
+import { area, check } from '../src/checks/define.ts';
+import { shared } from '../src/checks/shared.ts';
+import type { ApiClient, ApiResponse } from '../src/client/index.ts';
+import { validateResponse } from '../src/contract/index.ts';
+
+// A walk of every page is bounded: a huge live collection gets its edges checked, not every page.
+const MAX_WALKED_PAGES = 40;
+const FIRST_PAGE = 1;
+
+interface Pagination {
+  total_items: number;
+  showing_items: number;
+  total_pages: number;
+  current_page: number;
+  previous_page: number;
+  next_page: number;
+}
+interface Page {
+  requested: number | undefined;
+  res: ApiResponse;
+  pagination: Pagination;
+  data: unknown[];
+}
+
+function getPage(client: ApiClient, page?: number): Promise<ApiResponse> {
+  return client.request({
+    service: 'main',
+    method: 'GET',
+    path: 'v1/customers',
+    query: { page },
+    auth: 'apiKey',
+  });
+}
+
+function asPage(requested: number | undefined, res: ApiResponse): Page {
+  expectStatus(res, 200, `GET /v1/customers${requested === undefined ? '' : `?page=${requested}`}`);
+  const body = expectJsonBody(res, 'the customers page') as { pagination?: Pagination; data?: unknown[] };
+  expect(body?.pagination, 'the envelope has no pagination object').toBeTypeOf('object');
+  expect(Array.isArray(body?.data), 'the envelope has no data array').toBe(true);
+  return { requested, res, pagination: body.pagination as Pagination, data: body.data as unknown[] };
+}
+
+// Item identity: the item shape is not shown, so an id when items have one, else the whole item.
+function identity(item: unknown): string {
+  const id = (item as { id?: unknown } | null)?.id;
+  return id === undefined ? JSON.stringify(item) : `id:${JSON.stringify(id)}`;
+}
+
+const firstPage = shared(async (client) => asPage(undefined, await getPage(client)));
+
+const walk = shared(async (client) => {
+  const first = asPage(FIRST_PAGE, await getPage(client, FIRST_PAGE));
+  const total = first.pagination.total_pages;
+  const wanted =
+    Number.isInteger(total) && total <= MAX_WALKED_PAGES
+      ? Array.from({ length: Math.max(total - 1, 0) }, (_, i) => i + 2)
+      : [...new Set([Math.ceil(total / 2), total].filter((p) => Number.isInteger(p) && p > FIRST_PAGE))];
+  // Pages are independent requests: fetched concurrently, so a far target costs one round trip.
+  const rest = await Promise.all(wanted.map(async (p) => asPage(p, await getPage(client, p))));
+  return { pages: [first, ...rest], complete: wanted.length === Math.max(total - 1, 0) };
+});
+
+const beyond = shared(async (client) => {
+  const first = asPage(FIRST_PAGE, await getPage(client, FIRST_PAGE));
+  const maxPage = first.pagination.total_pages;
+  return { maxPage, res: await getPage(client, maxPage + 1) };
+});
+
+area('customers-pagination', () => {
+  check(
+    {
+      id: 'PAG-ENVELOPE',
+      title: 'GET /v1/customers answers the paged envelope',
+      rules: ['PAG-01', 'PAG-02'],
+    },
+    async (t) => {
+      const page = await firstPage(t);
+      expectValid(validateResponse('listCustomers', 200, page.res.body), 'the customers page');
+    },
+  );
+
+  check(
+    { id: 'PAG-DEFAULT-PAGE', title: 'without page, the first page is returned', rules: ['PAG-06'] },
+    async (t) => {
+      const page = await firstPage(t);
+      expect(page.pagination.current_page, 'current_page without a page parameter').toBe(FIRST_PAGE);
+    },
+  );
+
+  check(
+    { id: 'PAG-SHOWING', title: 'showing_items equals the items of each page', rules: ['PAG-03'] },
+    async (t) => {
+      for (const page of (await walk(t)).pages) {
+        expect(page.pagination.showing_items, `showing_items on page ${page.requested}`).toBe(
+          page.data.length,
+        );
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'PAG-WALK',
+      title: 'walking every page yields each item exactly once, total_items in all',
+      rules: ['PAG-04'],
+    },
+    async (t) => {
+      const { pages, complete } = await walk(t);
+      if (!complete) {
+        t.skip(`the collection has more than ${MAX_WALKED_PAGES} pages: only its edges are checked`);
+      }
+      const seen = new Map<string, number>();
+      for (const page of pages) {
+        for (const item of page.data) {
+          const key = identity(item);
+          const earlier = seen.get(key);
+          expect(
+            earlier,
+            `item ${key} of page ${page.requested} was already on page ${earlier}`,
+          ).toBeUndefined();
+          seen.set(key, page.requested ?? FIRST_PAGE);
+        }
+      }
+      const totalItems = pages[0]?.pagination.total_items;
+      expect(seen.size, 'items across all pages vs total_items').toBe(totalItems);
+    },
+  );
+
+  check(
+    {
+      id: 'PAG-TOTAL-PAGES',
+      title: 'total_pages is the same on every page and the walk ends there',
+      rules: ['PAG-05'],
+    },
+    async (t) => {
+      const { pages } = await walk(t);
+      const first = pages[0] as Page;
+      const { total_pages: totalPages, total_items: totalItems } = first.pagination;
+      for (const page of pages) {
+        expect(page.pagination.total_pages, `total_pages on page ${page.requested}`).toBe(totalPages);
+      }
+      const last = pages.at(-1) as Page;
+      if (totalItems > 0) {
+        expect(last.data.length, `the last page (${totalPages}) holds items`).toBeGreaterThan(0);
+        // Every page before the last is full, so the pages add up to total_items.
+        const pageSize = first.data.length;
+        expect(Math.ceil(totalItems / pageSize), 'total_pages vs total_items and the page size').toBe(
+          totalPages,
+        );
+      }
+    },
+  );
+
+  check({ id: 'PAG-CURRENT', title: 'current_page is the page requested', rules: ['PAG-06'] }, async (t) => {
+    for (const page of (await walk(t)).pages) {
+      expect(page.pagination.current_page, `current_page when page=${page.requested}`).toBe(page.requested);
+    }
+  });
+
+  check(
+    {
+      id: 'PAG-PREVIOUS',
+      title: 'previous_page is the first page on the first page, else the page before',
+      rules: ['PAG-07'],
+    },
+    async (t) => {
+      for (const page of (await walk(t)).pages) {
+        const current = page.requested ?? FIRST_PAGE;
+        const expected = current === FIRST_PAGE ? FIRST_PAGE : current - 1;
+        expect(page.pagination.previous_page, `previous_page on page ${current}`).toBe(expected);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'PAG-NEXT',
+      title: 'next_page is the last page on the last page, else the page after',
+      rules: ['PAG-08'],
+    },
+    async (t) => {
+      for (const page of (await walk(t)).pages) {
+        const current = page.requested ?? FIRST_PAGE;
+        const last = Math.max(page.pagination.total_pages, FIRST_PAGE);
+        const expected = current >= last ? last : current + 1;
+        expect(page.pagination.next_page, `next_page on page ${current} of ${last}`).toBe(expected);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'PAG-BEYOND-STATUS',
+      title: 'a page beyond total_pages answers 422 VALIDATION_ERROR',
+      rules: ['PAG-09'],
+    },
+    async (t) => {
+      const { maxPage, res } = await beyond(t);
+      expectStatus(res, 422, `GET /v1/customers?page=${maxPage + 1}`);
+      expectErrorBody(res, 'the 422');
+      expect(errorCode(res), 'code of the 422').toBe('VALIDATION_ERROR');
+    },
+  );
+
+  check(
+    {
+      id: 'PAG-BEYOND-MESSAGE',
+      title: 'the 422 for a page beyond the end states the maximum page',
+      rules: ['PAG-10'],
+    },
+    async (t) => {
+      const { maxPage, res } = await beyond(t);
+      const body = expectErrorBody(res, `GET /v1/customers?page=${maxPage + 1}`);
+      const message = String(body.message);
+      expect(mentionsNumber(message, maxPage), `message "${message}" names the maximum page ${maxPage}`).toBe(
+        true,
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'PAG-BEYOND-BODY',
+      title: 'the 422 for a page beyond the end has errors [] and handled true',
+      rules: ['PAG-11'],
+    },
+    async (t) => {
+      const { maxPage, res } = await beyond(t);
+      const body = expectErrorBody(res, `GET /v1/customers?page=${maxPage + 1}`);
+      expect(body.errors, 'errors of the 422').toEqual([]);
+      expect(body.handled, 'handled of the 422').toBe(true);
+    },
+  );
+
+  check({ id: 'PAG-PAGE-SIZE', title: 'the default page size is 50', rules: ['PAG-12'] }, async (t) => {
+    const { pagination, data } = await firstPage(t);
+    expect(data.length, 'items on the first page').toBe(Math.min(50, pagination.total_items));
+  });
+
+  for (const page of ['0', '-1', 'abc', '1.5']) {
+    check(
+      {
+        id: `PAG-INVALID-${page}`,
+        title: `page=${page} is refused with a 4xx and the error body, not a 5xx`,
+        rules: ['PAG-13'],
+      },
+      async (t) => {
+        const res = await t.client.request({
+          service: 'main',
+          method: 'GET',
+          path: 'v1/customers',
+          query: { page },
+          auth: 'apiKey',
+        });
+        expectStatus(res, is4xx, `GET /v1/customers?page=${page}`);
+        expectErrorBody(res, `GET /v1/customers?page=${page}`);
+      },
+    );
+  }
+
+  check(
+    { id: 'PAG-BEARER', title: 'GET /v1/customers accepts a bearer token too', rules: ['PAG-14'] },
+    async (t) => {
+      const res = await t.client.request({
+        service: 'main',
+        method: 'GET',
+        path: 'v1/customers',
+        auth: 'bearer',
+      });
+      expectStatus(res, 200, 'GET /v1/customers with a bearer token');
+      expectValid(validateResponse('listCustomers', 200, res.body), 'the customers page');
+    },
+  );
+});

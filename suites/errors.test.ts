@@ -1,0 +1,184 @@
+// The error body, checked field by field on every kind of error the suite provokes, across routes.
+import { expect } from 'vitest';
+import { type ErrorBodyLike, expectValid, isJsonContentType } from '../src/checks/assertions.ts';
+import { area, check } from '../src/checks/define.ts';
+import { shared } from '../src/checks/shared.ts';
+import type { ApiClient, ApiRequest, ApiResponse } from '../src/client/index.ts';
+import { validateErrorBody } from '../src/contract/index.ts';
+
+interface ProvokedError {
+  what: string;
+  /** The route as the spec names it, e.g. /v1/customers. */
+  route: string;
+  res: ApiResponse;
+}
+
+const WRONG_BEARER = { headers: { authorization: 'Bearer not-a-token-issued-by-the-service' } };
+
+async function provoke(client: ApiClient): Promise<ProvokedError[]> {
+  const cases: { what: string; route: string; req: ApiRequest }[] = [
+    {
+      what: 'GET /v1/customers without credentials',
+      route: '/v1/customers',
+      req: { service: 'main', method: 'GET', path: 'v1/customers', auth: 'none' },
+    },
+    {
+      what: 'GET /v1/customers?page=abc',
+      route: '/v1/customers',
+      req: { service: 'main', method: 'GET', path: 'v1/customers', query: { page: 'abc' }, auth: 'apiKey' },
+    },
+    {
+      what: 'GET /v1/user/me with an API key',
+      route: '/v1/user/me',
+      req: { service: 'main', method: 'GET', path: 'v1/user/me', auth: 'apiKey' },
+    },
+    {
+      what: 'GET /v1/feature-flags with a token the service never issued',
+      route: '/v1/feature-flags',
+      req: { service: 'main', method: 'GET', path: 'v1/feature-flags', auth: WRONG_BEARER, renew: false },
+    },
+    {
+      what: 'POST /v1/auth/token with a wrong client secret',
+      route: '/v1/auth/token',
+      req: {
+        service: 'main',
+        method: 'POST',
+        path: 'v1/auth/token',
+        auth: 'none',
+        body: { client_id: 'conformance-unknown-client', client_secret: 'wrong-secret' },
+      },
+    },
+  ];
+  const provoked = await Promise.all(
+    cases.map(async ({ what, route, req }) => ({ what, route, res: await client.request(req) })),
+  );
+  // The 422 of a page beyond the end needs total_pages first.
+  const first = await client.request({
+    service: 'main',
+    method: 'GET',
+    path: 'v1/customers',
+    auth: 'apiKey',
+  });
+  const totalPages = (first.body as { pagination?: { total_pages?: number } })?.pagination?.total_pages;
+  if (typeof totalPages === 'number') {
+    const page = totalPages + 1;
+    provoked.push({
+      what: `GET /v1/customers?page=${page}`,
+      route: '/v1/customers',
+      res: await client.request({
+        service: 'main',
+        method: 'GET',
+        path: 'v1/customers',
+        query: { page },
+        auth: 'apiKey',
+      }),
+    });
+  }
+  for (const p of provoked) {
+    expect(p.res.status >= 400, `${p.what} should be an error, got ${p.res.status}`).toBe(true);
+  }
+  return provoked;
+}
+
+const errors = shared(provoke);
+
+function bodyOf(p: ProvokedError): ErrorBodyLike {
+  const body = p.res.body;
+  expect(typeof body === 'object' && body !== null, `${p.what}: no JSON error body`).toBe(true);
+  return body as ErrorBodyLike;
+}
+
+// ISO 8601 date-time: a date, T, a time; seconds, fractions and the zone may vary.
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+// "path: route that caused the error": with or without the base path, never with another route.
+function namesRoute(path: string, route: string): boolean {
+  const bare = path.split('?')[0]?.replace(/\/+$/, '') ?? '';
+  return bare === route || bare === route.slice(1) || bare.endsWith(route);
+}
+
+area('errors', () => {
+  check(
+    { id: 'ERR-MESSAGE', title: 'every error carries the error body with its message', rules: ['ERR-01'] },
+    async (t) => {
+      for (const p of await errors(t)) {
+        expect(typeof bodyOf(p).message, `${p.what}: message`).toBe('string');
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'ERR-FIELDS',
+      title: 'every error body has the fields of the spec with their types',
+      rules: ['ERR-02'],
+    },
+    async (t) => {
+      for (const p of await errors(t)) expectValid(validateErrorBody(bodyOf(p)), `${p.what}: the error body`);
+    },
+  );
+
+  check(
+    { id: 'ERR-STATUS-CODE', title: 'status_code equals the HTTP status', rules: ['ERR-03'] },
+    async (t) => {
+      for (const p of await errors(t)) {
+        expect(bodyOf(p).status_code, `${p.what}: status_code vs HTTP ${p.res.status}`).toBe(p.res.status);
+      }
+    },
+  );
+
+  check(
+    { id: 'ERR-TIMESTAMP', title: 'timestamp is an ISO 8601 date-time', rules: ['ERR-04'] },
+    async (t) => {
+      for (const p of await errors(t)) {
+        const timestamp = bodyOf(p).timestamp;
+        const valid =
+          typeof timestamp === 'string' &&
+          ISO_DATE_TIME.test(timestamp) &&
+          !Number.isNaN(Date.parse(timestamp));
+        expect(valid, `${p.what}: timestamp ${JSON.stringify(timestamp)} is not ISO 8601`).toBe(true);
+      }
+    },
+  );
+
+  check(
+    { id: 'ERR-PATH', title: 'path names the route that caused the error', rules: ['ERR-05'] },
+    async (t) => {
+      for (const p of await errors(t)) {
+        const path = bodyOf(p).path;
+        expect(
+          typeof path === 'string' && namesRoute(path, p.route),
+          `${p.what}: path ${JSON.stringify(path)} does not name ${p.route}`,
+        ).toBe(true);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'ERR-ERRORS-ARRAY',
+      title: 'errors is present on every error body, as an array',
+      rules: ['ERR-06'],
+    },
+    async (t) => {
+      for (const p of await errors(t)) {
+        expect(
+          Array.isArray(bodyOf(p).errors),
+          `${p.what}: errors is ${JSON.stringify(bodyOf(p).errors)}`,
+        ).toBe(true);
+      }
+    },
+  );
+
+  check(
+    { id: 'ERR-JSON', title: 'error responses are JSON with a JSON content type', rules: ['ERR-07'] },
+    async (t) => {
+      for (const p of await errors(t)) {
+        expect(isJsonContentType(p.res), `${p.what}: content type ${p.res.headers['content-type']}`).toBe(
+          true,
+        );
+        expect(p.res.isJson, `${p.what}: body is not JSON`).toBe(true);
+      }
+    },
+  );
+});

@@ -1,0 +1,150 @@
+// GET /v1/feature-flags (cached 60 s) and the 503 FEATURE_FLAG_DISABLED of a disabled feature.
+// Changing a flag and moving time need the reference server's control API; elsewhere the checks
+// that need them are skipped with the reason, and DISABLED_FEATURE_ROUTE names a disabled route.
+import { expect } from 'vitest';
+import {
+  errorCode,
+  expectErrorBody,
+  expectJsonBody,
+  expectStatus,
+  expectValid,
+} from '../src/checks/assertions.ts';
+import { createControlClient } from '../src/checks/control.ts';
+import { area, check } from '../src/checks/define.ts';
+import { available, shared, Unavailable } from '../src/checks/shared.ts';
+import type { ApiClient, ApiRequest, ApiResponse } from '../src/client/index.ts';
+import { validateResponse } from '../src/contract/index.ts';
+
+const FLAGS: ApiRequest = { service: 'main', method: 'GET', path: 'v1/feature-flags', auth: 'bearer' };
+// Features of the reference server: one that guards no route (safe to flip while other suites
+// run) and the one that guards GET /v1/reports.
+const PROBE_FEATURE = 'new-dashboard';
+const GUARDED = { feature: 'reports', route: '/v1/reports' };
+const WINDOW_SECONDS = 60;
+
+async function flags(client: ApiClient): Promise<unknown> {
+  const res = await client.request(FLAGS);
+  expectStatus(res, 200, 'GET /v1/feature-flags');
+  return expectJsonBody(res, 'the feature flags');
+}
+
+function getRoute(client: ApiClient, route: string, auth: ApiRequest['auth']): Promise<ApiResponse> {
+  return client.request({ service: 'main', method: 'GET', path: route.replace(/^\//, ''), auth });
+}
+
+// The route's feature as a person would name it: /v1/reports -> "report".
+function featureWord(route: string): string {
+  const last = route.split('/').filter(Boolean).at(-1) ?? route;
+  return last.replace(/s$/i, '').toLowerCase();
+}
+
+const disabled = shared(async (client, config) => {
+  const fromConfig = config.disabledFeatureRoute;
+  if (!fromConfig && !config.controlUrl) {
+    return new Unavailable('no DISABLED_FEATURE_ROUTE configured and the target offers no control API');
+  }
+  const route = fromConfig ?? GUARDED.route;
+  const control = fromConfig || !config.controlUrl ? undefined : createControlClient(config.controlUrl);
+  await control?.setFeature(GUARDED.feature, false);
+  try {
+    let res = await getRoute(client, route, 'bearer');
+    // A route may take only the API key: an auth refusal is not the answer we are after.
+    if (errorCode(res) !== 'FEATURE_FLAG_DISABLED' && (res.status === 401 || res.status === 403)) {
+      res = await getRoute(client, route, 'apiKey');
+    }
+    return { route, word: featureWord(route), res };
+  } finally {
+    await control?.setFeature(GUARDED.feature, true);
+  }
+});
+
+area('feature-flags', () => {
+  check(
+    { id: 'FLG-READ', title: 'GET /v1/feature-flags returns the flags as JSON', rules: ['FLG-01'] },
+    async (t) => {
+      const res = await t.client.request(FLAGS);
+      expectStatus(res, 200, 'GET /v1/feature-flags');
+      expectValid(
+        validateResponse('listFeatureFlags', 200, expectJsonBody(res, 'the feature flags')),
+        'the flags',
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'FLG-WINDOW',
+      title: 'calls within 60 s return identical data, even after a flag changed',
+      rules: ['FLG-02'],
+    },
+    async (t) => {
+      // Without control the data cannot be changed, so the window is checked on unchanged data.
+      const control = t.config.controlUrl ? t.needControl('to flip a flag') : undefined;
+      const before = await flags(t.client);
+      await control?.setFeature(PROBE_FEATURE, false);
+      try {
+        const after = await flags(t.client);
+        expect(after, 'flags within the 60 s window').toEqual(before);
+      } finally {
+        await control?.setFeature(PROBE_FEATURE, true);
+      }
+    },
+  );
+
+  check(
+    { id: 'FLG-RENEW', title: 'flag data is renewed once 60 s have passed', rules: ['FLG-03'] },
+    async (t) => {
+      const control = t.needControl('changing a flag and moving the clock 60 s is needed to observe renewal');
+      const before = await flags(t.client);
+      await control.setFeature(PROBE_FEATURE, false);
+      try {
+        await control.advanceClock(WINDOW_SECONDS + 1);
+        const renewed = await flags(t.client);
+        expect(renewed, `flags ${WINDOW_SECONDS + 1} s after a flag changed`).not.toEqual(before);
+      } finally {
+        await control.setFeature(PROBE_FEATURE, true);
+        await control.advanceClock(WINDOW_SECONDS + 1);
+      }
+      expect(await flags(t.client), 'flags once the change is undone and the window passed').toEqual(before);
+    },
+  );
+
+  check(
+    {
+      id: 'FLG-DISABLED-STATUS',
+      title: 'an operation whose feature is disabled answers 503',
+      rules: ['FLG-04'],
+    },
+    async (t) => {
+      const result = available(t, await disabled(t));
+      expectStatus(result.res, 503, `GET ${result.route} with its feature disabled`);
+    },
+  );
+
+  check(
+    {
+      id: 'FLG-DISABLED-CODE',
+      title: 'the disabled feature error has code FEATURE_FLAG_DISABLED and status_code 503',
+      rules: ['FLG-05'],
+    },
+    async (t) => {
+      const result = available(t, await disabled(t));
+      const body = expectErrorBody(result.res, `GET ${result.route}`);
+      expect(body.code, 'code').toBe('FEATURE_FLAG_DISABLED');
+      expect(body.status_code, 'status_code').toBe(503);
+    },
+  );
+
+  check(
+    {
+      id: 'FLG-DISABLED-MESSAGE',
+      title: 'the disabled feature error names the feature',
+      rules: ['FLG-06'],
+    },
+    async (t) => {
+      const result = available(t, await disabled(t));
+      const message = String(expectErrorBody(result.res, `GET ${result.route}`).message);
+      expect(message.toLowerCase(), `message "${message}" names the feature`).toContain(result.word);
+    },
+  );
+});

@@ -1,0 +1,89 @@
+// The rate limiter's answer, provoked within a small request budget: with the reference server a
+// throwaway key with a limit of 3 per second; elsewhere a bounded burst with the API key, skipped
+// with the reason when the limit is not reached (the spec does not show its value).
+import { expect } from 'vitest';
+import { expectErrorBody, expectStatus, is2xx } from '../src/checks/assertions.ts';
+import { createControlClient } from '../src/checks/control.ts';
+import { area, check } from '../src/checks/define.ts';
+import { available, shared, Unavailable } from '../src/checks/shared.ts';
+import { type ApiClient, type ApiResponse, parseRetryAfter } from '../src/client/index.ts';
+
+const THROWAWAY_LIMIT = { limit: 3, windowSeconds: 1 };
+// Enough for a throwaway key to go over its limit even if a window closes mid-probe.
+const CONTROLLED_BUDGET = 10;
+const REMOTE_BUDGET = 30;
+const LONGEST_REAL_WAIT_SECONDS = 60;
+
+type KeyAuth = { headers: Record<string, string> } | 'apiKey';
+
+function customers(client: ApiClient, auth: KeyAuth): Promise<ApiResponse> {
+  return client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth, retryOn429: false });
+}
+
+const probe = shared(async (client, config) => {
+  let auth: KeyAuth = 'apiKey';
+  let budget = REMOTE_BUDGET;
+  if (config.controlUrl) {
+    const key = await createControlClient(config.controlUrl).createApiKey(THROWAWAY_LIMIT);
+    auth = { headers: { 'x-api-key-id': key.id, 'x-api-key-secret': key.secret } };
+    budget = CONTROLLED_BUDGET;
+  }
+  for (let sent = 0; sent < budget; sent++) {
+    const res = await customers(client, auth);
+    if (!is2xx(res.status)) return { limited: res, auth, sent: sent + 1 };
+  }
+  return new Unavailable(`no request was limited within a budget of ${budget} requests`);
+});
+
+area('rate-limit', () => {
+  const guarded = ['load' as const];
+
+  check(
+    { id: 'RATE-429', title: 'a caller over the limit is answered 429', rules: ['RATE-01'], guarded },
+    async (t) => {
+      const result = available(t, await probe(t));
+      expectStatus(result.limited, 429, `request ${result.sent} of the burst`);
+    },
+  );
+
+  check(
+    { id: 'RATE-BODY', title: "the limiter's answer carries the error body", rules: ['RATE-02'], guarded },
+    async (t) => {
+      const result = available(t, await probe(t));
+      expectErrorBody(result.limited, "the limiter's answer");
+    },
+  );
+
+  check(
+    { id: 'RATE-RETRY-AFTER', title: 'a 429 carries Retry-After', rules: ['RATE-03'], guarded },
+    async (t) => {
+      const result = available(t, await probe(t));
+      const header = result.limited.headers['retry-after'];
+      expect(header, 'Retry-After header').toBeDefined();
+      expect(
+        parseRetryAfter(header ?? '', Date.now()),
+        `Retry-After "${header}" is seconds or an HTTP date`,
+      ).not.toBeUndefined();
+    },
+  );
+
+  check(
+    {
+      id: 'RATE-AFTER-WAIT',
+      title: 'a request sent after waiting Retry-After succeeds',
+      rules: ['RATE-04'],
+      guarded,
+      timeoutMs: (LONGEST_REAL_WAIT_SECONDS + 15) * 1000,
+    },
+    async (t) => {
+      const result = available(t, await probe(t));
+      const waitMs = parseRetryAfter(result.limited.headers['retry-after'] ?? '', Date.now());
+      if (waitMs === undefined) return t.skip('the answer has no usable Retry-After to wait for');
+      if (waitMs > LONGEST_REAL_WAIT_SECONDS * 1000)
+        t.skip(`Retry-After asks for ${waitMs} ms, longer than this check waits`);
+      if (waitMs > 5_000 && !t.slow) t.skip('waiting Retry-After takes real time and slow checks are off');
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      expectStatus(await customers(t.client, result.auth), is2xx, 'the request after waiting Retry-After');
+    },
+  );
+});

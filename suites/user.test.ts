@@ -1,0 +1,26 @@
+// GET /v1/user/me: the data of the logged-in user (its fields are not shown by the spec).
+import { expect } from 'vitest';
+import { expectJsonBody, expectStatus, expectValid } from '../src/checks/assertions.ts';
+import { area, check } from '../src/checks/define.ts';
+import { validateResponse } from '../src/contract/index.ts';
+
+area('user', () => {
+  check(
+    { id: 'USR-ME', title: 'GET /v1/user/me returns the logged-in user as a JSON object', rules: ['USR-01'] },
+    async (t) => {
+      const res = await t.client.request({
+        service: 'main',
+        method: 'GET',
+        path: 'v1/user/me',
+        auth: 'bearer',
+      });
+      expectStatus(res, 200, 'GET /v1/user/me');
+      const body = expectJsonBody(res, 'the user');
+      expect(
+        typeof body === 'object' && body !== null && !Array.isArray(body),
+        'the user is a JSON object',
+      ).toBe(true);
+      expectValid(validateResponse('getCurrentUser', 200, body), 'the user');
+    },
+  );
+});
