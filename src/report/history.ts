@@ -1,0 +1,60 @@
+// What changed since the previous run: the checks whose status differs, newly failing first.
+import { readFile } from 'node:fs/promises';
+import type { CheckStatus, ConformanceResults, ExitCode, History, StatusChange } from './types.ts';
+
+type Previous = Pick<ConformanceResults, 'startedAt' | 'exitCode' | 'checks'>;
+
+/** The previous results, or undefined when there are none or they are unreadable (never throws). */
+export async function readPrevious(path: string): Promise<Previous | undefined> {
+  try {
+    const data = JSON.parse(await readFile(path, 'utf8')) as Partial<Previous> | null;
+    if (!data || typeof data.startedAt !== 'string' || !Array.isArray(data.checks)) return undefined;
+    const checks = data.checks.filter(
+      (c) => c && typeof c.id === 'string' && ['passed', 'failed', 'skipped'].includes(c.status),
+    );
+    const exitCode = ([0, 1, 2] as const).find((code) => code === data.exitCode) ?? 2;
+    return { startedAt: data.startedAt, exitCode, checks };
+  } catch {
+    return undefined;
+  }
+}
+
+// Newly failing first, then newly passing (fixed), then the rest.
+function rank(change: StatusChange): number {
+  if (change.to === 'failed') return 0;
+  if (change.from === 'failed') return 1;
+  if (change.to === 'passed') return 2;
+  return 3;
+}
+
+export function diffRuns(previous: Previous, current: ConformanceResults): History {
+  const before = new Map(previous.checks.map((c) => [c.id, c]));
+  const now = new Set(current.checks.map((c) => c.id));
+  const changes: StatusChange[] = [];
+  for (const check of current.checks) {
+    const from: CheckStatus | 'absent' = before.get(check.id)?.status ?? 'absent';
+    if (from !== check.status) {
+      changes.push({ id: check.id, title: check.title, area: check.area, from, to: check.status });
+    }
+  }
+  // A check that is gone only counts when this run would have run it (same area, no filter).
+  if (!current.scope.filtered) {
+    for (const check of previous.checks) {
+      if (!now.has(check.id) && current.scope.areas.includes(check.area)) {
+        changes.push({
+          id: check.id,
+          title: check.title,
+          area: check.area,
+          from: check.status,
+          to: 'absent',
+        });
+      }
+    }
+  }
+  changes.sort((a, b) => rank(a) - rank(b));
+  return {
+    previousStartedAt: previous.startedAt,
+    previousExitCode: previous.exitCode as ExitCode,
+    changes,
+  };
+}

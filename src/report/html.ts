@@ -1,0 +1,181 @@
+// reports/index.html: one self-contained page (inline style and script, no URL fetched, a CSP that
+// forbids any) rendered on the server side, so it reads even with scripts off. Every value from a
+// run is HTML-escaped; bodies are capped for display (results.json keeps the recorded length).
+import type { RecordedExchange } from '../client/index.ts';
+import { SCRIPT, STYLE } from './html-assets.ts';
+import { EXIT_MEANINGS, isSubset } from './results.ts';
+import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
+
+/** Display caps: a failing check shows more of its evidence than a passing one. */
+export const BODY_CAP = { failed: 16 * 1024, other: 2 * 1024 } as const;
+export const EXCHANGES_SHOWN = { failed: 50, other: 5 } as const;
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+const e = escapeHtml;
+
+/** Pretty JSON when the body is JSON, then cut to the cap with a note of what was left out. */
+export function displayBody(body: string, cap: number): string {
+  let text = body;
+  if (body.length <= 256 * 1024) {
+    try {
+      text = JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      // not JSON: shown as recorded
+    }
+  }
+  if (text.length <= cap) return text;
+  return `${text.slice(0, cap)}\n… [${text.length - cap} more characters not shown; see results.json]`;
+}
+
+function headers(h: Record<string, string> | undefined): string {
+  if (!h || !Object.keys(h).length) return '';
+  return Object.entries(h)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+}
+
+function exchangeHtml(x: RecordedExchange, n: number, cap: number): string {
+  const status = x.status === undefined ? 'no response' : `HTTP ${x.status}`;
+  const request = [
+    headers(x.requestHeaders),
+    x.requestBody === undefined ? '' : `\n${displayBody(x.requestBody, cap)}`,
+  ]
+    .join('')
+    .trim();
+  const response = x.error
+    ? `error: ${x.error}`
+    : [
+        headers(x.responseHeaders),
+        x.responseBody === undefined ? '' : `\n${displayBody(x.responseBody, cap)}`,
+      ]
+        .join('')
+        .trim();
+  return `<div class="exchange"><h4>#${n} ${e(x.method)} ${e(x.url)} → ${e(status)} <span class="muted">(${Math.round(x.durationMs)} ms, ${e(x.startedAt)})</span></h4>
+<div class="cols"><div><strong>request</strong><pre class="request">${e(request || '(no headers, no body)')}</pre></div>
+<div><strong>response</strong><pre class="response">${e(response || '(empty)')}</pre></div></div></div>`;
+}
+
+function statusBadge(status: string, soft?: boolean): string {
+  if (soft)
+    return '<span class="badge soft" title="a SHOULD rule; fails the run only when strict">failed (SHOULD, non-strict)</span>';
+  return `<span class="badge ${e(status)}">${e(status)}</span>`;
+}
+
+const checkAnchor = (id: string) => `check-${encodeURIComponent(id)}`;
+const ruleAnchor = (id: string) => `rule-${encodeURIComponent(id)}`;
+
+function checkHtml(c: CheckResult): string {
+  const failed = c.status === 'failed';
+  const cap = failed ? BODY_CAP.failed : BODY_CAP.other;
+  const limit = failed ? EXCHANGES_SHOWN.failed : EXCHANGES_SHOWN.other;
+  const shown = c.exchanges.slice(0, limit);
+  const more = c.exchanges.length - shown.length;
+  const rules = c.rules.map((r) => `<a href="#${e(ruleAnchor(r))}">${e(r)}</a>`).join(', ');
+  return `<details class="check ${e(c.status)}" id="${e(checkAnchor(c.id))}" data-kind="check" data-area="${e(c.area)}" data-status="${e(c.status)}">
+<summary>${statusBadge(c.status, c.nonStrict)} <span class="mono">${e(c.id)}</span> ${e(c.title)} <span class="muted">[${rules}] · ${e(c.area)} · ${c.level} · ${Math.round(c.durationMs)} ms · ${c.exchanges.length} exchange${c.exchanges.length === 1 ? '' : 's'}</span></summary>
+<div class="body">${c.reason ? `<pre class="reason">${e(c.reason)}</pre>` : ''}${shown.map((x, i) => exchangeHtml(x, i + 1, cap)).join('\n')}${more > 0 ? `<p class="muted">${more} more exchanges in results.json</p>` : ''}${c.exchanges.length ? '' : '<p class="muted">no exchange recorded</p>'}</div>
+</details>`;
+}
+
+function ruleRow(r: RuleResult): string {
+  const checks = r.checks.length
+    ? r.checks.map((id) => `<a class="mono" href="#${e(checkAnchor(id))}">${e(id)}</a>`).join(', ')
+    : `<span class="muted">${e(r.note ?? 'no check covers this rule')}</span>`;
+  return `<tr id="${e(ruleAnchor(r.id))}" data-kind="rule" data-area="${e(r.area)}" data-status="${e(r.status)}"><td class="id">${e(r.id)}</td><td>${r.level}</td><td>${statusBadge(r.status)}</td><td>${e(r.text)} <span class="muted">(${e(r.section)})</span></td><td>${checks}</td></tr>`;
+}
+
+function ruleMap(results: ConformanceResults): string {
+  return results.scope.areas
+    .map((area) => {
+      const chips = results.rules
+        .filter((r) => r.area === area)
+        .map(
+          (r) =>
+            `<a class="chip ${e(r.status)}" href="#${e(ruleAnchor(r.id))}" title="${e(`${r.id} ${r.status}: ${r.text}`)}" data-area="${e(area)}" data-status="${e(r.status)}">${e(r.id)}</a>`,
+        )
+        .join('');
+      return `<div class="area">${e(area)}</div><div class="chips">${chips || '<span class="muted">no rule in this run</span>'}</div>`;
+    })
+    .join('\n');
+}
+
+function totalsHtml(results: ConformanceResults): string {
+  const { checks, rules, mustFailures, shouldFailures } = results.totals;
+  const n = (value: number, label: string, cls: string, key: string) =>
+    `<span class="n text-status ${cls}" data-total="${key}">${value}<small>${label}</small></span>`;
+  return `<section class="totals">
+<div class="card"><h3>Checks</h3>${n(checks.passed, 'passed', 'passed', 'checks-passed')}${n(checks.failed, 'failed', 'failed', 'checks-failed')}${n(checks.skipped, 'skipped', 'skipped', 'checks-skipped')}</div>
+<div class="card"><h3>Rules</h3>${n(rules.passed, 'passed', 'passed', 'rules-passed')}${n(rules.failed, 'failed', 'failed', 'rules-failed')}${n(rules.skipped, 'skipped', 'skipped', 'rules-skipped')}${n(rules.uncovered, 'uncovered', 'uncovered', 'rules-uncovered')}</div>
+<div class="card"><h3>Failures by level</h3>${n(mustFailures, 'MUST', 'failed', 'must-failures')}${n(shouldFailures, results.strict ? 'SHOULD (strict)' : 'SHOULD (non-strict)', 'skipped', 'should-failures')}</div>
+</section>`;
+}
+
+function changesHtml(results: ConformanceResults): string {
+  if (!results.history) return '';
+  const row = (c: StatusChange) =>
+    `<li><a class="mono" href="#${e(checkAnchor(c.id))}">${e(c.id)}</a> ${e(c.title)}: ${e(c.from)} → <strong class="text-status ${e(c.to)}">${e(c.to)}</strong></li>`;
+  const list = results.history.changes.length
+    ? `<ul>${results.history.changes.map(row).join('')}</ul>`
+    : '<p class="muted">No check changed status.</p>';
+  return `<h2>Changed since the previous run <span class="muted">(${e(results.history.previousStartedAt)})</span></h2>${list}`;
+}
+
+function filtersHtml(results: ConformanceResults): string {
+  const options = results.scope.areas.map((a) => `<option value="${e(a)}">${e(a)}</option>`).join('');
+  const box = (s: string) =>
+    `<label><input type="checkbox" name="status" value="${s}" checked> <span class="text-status ${s}">${s}</span></label>`;
+  return `<div class="filters"><label>area <select id="filter-area"><option value="all">all areas</option>${options}</select></label>
+${['passed', 'failed', 'skipped', 'uncovered'].map(box).join('\n')}
+<span class="count">showing <span id="shown-rules">${results.rules.length}</span> rules, <span id="shown-checks">${results.checks.length}</span> checks</span></div>`;
+}
+
+function headline(results: ConformanceResults): string {
+  const hard = results.checks.filter((c) => c.status === 'failed' && !c.nonStrict).length;
+  if (results.exitCode === 2) return 'Run problem: the run could not check everything';
+  if (hard) return `${hard} check${hard > 1 ? 's' : ''} failed`;
+  return 'Conformant: every check passed';
+}
+
+export function renderHtml(results: ConformanceResults): string {
+  const failing = results.checks.filter((c) => c.status === 'failed');
+  const others = results.checks.filter((c) => c.status !== 'failed');
+  const t = results.target;
+  const problems = results.problems.length
+    ? `<div class="problems"><strong>Run problems</strong><ul>${results.problems.map((p) => `<li>${e(p)}</li>`).join('')}</ul></div>`
+    : '';
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Conformance of ${e(t.name)}: exit code ${results.exitCode}</title>
+<style>${STYLE}</style></head>
+<body>
+<header class="exit-${results.exitCode}"><h1>${e(headline(results))}</h1>
+<p>Target <strong>${e(t.name)}</strong> · ${e(t.apiBaseUrl)} · ${e(t.petstoreBaseUrl)}</p>
+<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isSubset(results) ? ` · subset run: ${e(results.scope.areas.join(', '))}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
+<main>
+${totalsHtml(results)}
+${problems}
+${changesHtml(results)}
+<h2>Rules at a glance</h2>
+<div class="map">${ruleMap(results)}</div>
+${filtersHtml(results)}
+<h2>Failing checks <span class="count">(${failing.length})</span></h2>
+${failing.length ? failing.map(checkHtml).join('\n') : '<p class="muted">none</p>'}
+<h2>Rules <span class="count">(${results.rules.length})</span></h2>
+<table class="rules"><thead><tr><th>rule</th><th>level</th><th>status</th><th>the spec says</th><th>checks</th></tr></thead>
+<tbody>${results.rules.map(ruleRow).join('\n')}</tbody></table>
+<h2>Other checks <span class="count">(${others.length})</span></h2>
+${others.map(checkHtml).join('\n')}
+</main>
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}

@@ -1,0 +1,127 @@
+// Builds the results of a run from its check records: rule statuses derived from the checks, the
+// totals and the exit code. Pure: the vitest reporter gathers the records, this decides.
+import { AREAS, type Area, RULES, type Rule } from '../rules/catalogue.ts';
+import type { CheckResult, ConformanceResults, ExitCode, RuleResult, RuleStatus, Totals } from './types.ts';
+
+export const EXIT_MEANINGS: Record<ExitCode, string> = {
+  0: 'every check passed',
+  1: 'a check failed',
+  2: 'the run could not check everything: configuration, connection or run problem',
+};
+
+export const NO_CHECK_RAN = 'no conformance check ran (do the filters match any check?)';
+
+export interface ResultsInput {
+  tool: ConformanceResults['tool'];
+  target: ConformanceResults['target'];
+  startedAt: Date;
+  finishedAt: Date;
+  strict: boolean;
+  checks: CheckResult[];
+  /** Every collected check naming each rule, whether it ran or a filter left it out. */
+  coverage: ReadonlyMap<string, readonly string[]>;
+  /** Areas whose suites were collected in this run. */
+  areas: readonly Area[];
+  /** True when filters (--rule, --area, --shard) left collected checks out. */
+  filtered: boolean;
+  problems: readonly string[];
+  /** Outcome of the self-test files of this run (path -> passed/failed), for client-scoped rules. */
+  selfTests?: ReadonlyMap<string, 'passed' | 'failed'>;
+}
+
+/** failed > passed > skipped: one failing check fails the rule. */
+function statusOf(checks: readonly CheckResult[]): RuleStatus {
+  if (checks.some((c) => c.status === 'failed')) return 'failed';
+  if (checks.some((c) => c.status === 'passed')) return 'passed';
+  return 'skipped';
+}
+
+function ruleResult(rule: Rule, input: ResultsInput): RuleResult {
+  const covering = input.checks.filter((c) => c.rules.includes(rule.id));
+  const base = {
+    id: rule.id,
+    area: rule.area,
+    level: rule.level,
+    text: rule.text,
+    section: rule.section,
+    checks: covering.map((c) => c.id),
+  };
+  if (covering.length) return { ...base, status: statusOf(covering) };
+  if (rule.scope === 'client') {
+    // A rule of the client cannot be broken by a server: its proof is a self-test, which counts
+    // when it ran in the same run (npm test), and is otherwise named, not assumed.
+    const proof = rule.verifiedBy ? input.selfTests?.get(rule.verifiedBy) : undefined;
+    const where = `the self-tests ${rule.verifiedBy ?? '(none named)'}`;
+    if (proof) return { ...base, status: proof, note: `client rule, ${proof} in ${where}` };
+    return { ...base, status: 'skipped', note: `client rule, verified by ${where} (not run here)` };
+  }
+  if (input.coverage.get(rule.id)?.length) {
+    return { ...base, status: 'skipped', note: 'its checks did not run in this run' };
+  }
+  return { ...base, status: 'uncovered' };
+}
+
+/** A filtered run reports the rules it touched; a full run every rule of its areas. */
+function rulesInScope(input: ResultsInput): Rule[] {
+  if (input.filtered) {
+    const named = new Set(input.checks.flatMap((c) => c.rules));
+    return RULES.filter((r) => named.has(r.id));
+  }
+  return RULES.filter((r) => input.areas.includes(r.area));
+}
+
+export function totalsOf(checks: readonly CheckResult[], rules: readonly RuleResult[]): Totals {
+  const countChecks = (s: CheckResult['status']) => checks.filter((c) => c.status === s).length;
+  const countRules = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
+  const failed = checks.filter((c) => c.status === 'failed');
+  return {
+    checks: { passed: countChecks('passed'), failed: countChecks('failed'), skipped: countChecks('skipped') },
+    rules: {
+      passed: countRules('passed'),
+      failed: countRules('failed'),
+      skipped: countRules('skipped'),
+      uncovered: countRules('uncovered'),
+    },
+    mustFailures: failed.filter((c) => c.level === 'MUST').length,
+    shouldFailures: failed.filter((c) => c.level === 'SHOULD').length,
+  };
+}
+
+export function exitCodeOf(checks: readonly CheckResult[], problems: readonly string[]): ExitCode {
+  if (problems.length) return 2;
+  return checks.some((c) => c.status === 'failed' && !c.nonStrict) ? 1 : 0;
+}
+
+/** A run that left checks out (filters) or did not cover every area of the catalogue. */
+export function isSubset(results: Pick<ConformanceResults, 'scope'>): boolean {
+  return results.scope.filtered || AREAS.some((a) => !results.scope.areas.includes(a));
+}
+
+const areaIndex = (area: Area) => AREAS.indexOf(area);
+
+export function buildResults(input: ResultsInput): ConformanceResults {
+  // Stable order: by area as the catalogue lists them, then as the suites declare them.
+  const checks = input.checks
+    .map((check, i) => ({ check, i }))
+    .sort((a, b) => areaIndex(a.check.area) - areaIndex(b.check.area) || a.i - b.i)
+    .map(({ check }) => check);
+  const sorted = { ...input, checks };
+  const rules = rulesInScope(sorted).map((r) => ruleResult(r, sorted));
+  const problems = [...input.problems];
+  if (checks.length === 0 && problems.length === 0) problems.push(NO_CHECK_RAN);
+  const areas = AREAS.filter((a) => input.areas.includes(a) || checks.some((c) => c.area === a));
+  return {
+    tool: input.tool,
+    target: input.target,
+    startedAt: input.startedAt.toISOString(),
+    finishedAt: input.finishedAt.toISOString(),
+    durationMs: Math.max(0, input.finishedAt.getTime() - input.startedAt.getTime()),
+    strict: input.strict,
+    scope: { areas, filtered: input.filtered },
+    checks,
+    rules,
+    totals: totalsOf(checks, rules),
+    problems,
+    exitCode: exitCodeOf(checks, problems),
+  };
+}

@@ -1,0 +1,124 @@
+// reports/summary.md: a short Markdown summary for people and for $GITHUB_STEP_SUMMARY. Totals,
+// what changed since the previous run, failing rules first with their reasons, SHOULD failures
+// apart, skipped checks with why, then a table of rules per area.
+import { EXIT_MEANINGS, isSubset } from './results.ts';
+import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
+
+const MAX_CELL = 300;
+
+const ICONS: Record<RuleStatus | 'absent', string> = {
+  passed: '✅ passed',
+  failed: '❌ failed',
+  skipped: '⏭️ skipped',
+  uncovered: '⚠️ uncovered',
+  absent: '∅ absent',
+};
+
+/** One line of Markdown-safe text: no raw HTML, no table breaks, bounded length. */
+export function mdText(text: string, max = MAX_CELL): string {
+  const line = text.replace(/\s*\r?\n\s*/g, ' ').trim();
+  const cut = line.length > max ? `${line.slice(0, max)}…` : line;
+  return cut
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/([*_`[\]])/g, '\\$1');
+}
+
+function failingChecksOf(rule: RuleResult, checks: readonly CheckResult[]): CheckResult[] {
+  return checks.filter((c) => c.status === 'failed' && c.rules.includes(rule.id));
+}
+
+function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
+  const lines = [`- **${rule.id}** (${rule.level}, ${rule.area}): ${mdText(rule.text)}`];
+  for (const c of failingChecksOf(rule, checks)) {
+    lines.push(`  - \`${c.id}\` ${mdText(c.title)}: ${mdText(c.reason ?? 'failed')}`);
+  }
+  return lines;
+}
+
+function changeLine(change: StatusChange): string {
+  return `- \`${change.id}\` ${mdText(change.title)}: ${ICONS[change.from]} → ${ICONS[change.to]}`;
+}
+
+function headline(results: ConformanceResults): string {
+  const hard = results.checks.filter((c) => c.status === 'failed' && !c.nonStrict).length;
+  const soft = results.checks.filter((c) => c.nonStrict).length;
+  const verdict =
+    results.exitCode === 2
+      ? 'run problem'
+      : hard
+        ? `${hard} check${hard > 1 ? 's' : ''} failed`
+        : soft
+          ? `conformant, ${soft} SHOULD failure${soft > 1 ? 's' : ''} (non-strict)`
+          : 'conformant';
+  return `# Conformance of \`${results.target.name}\`: ${verdict} (exit code ${results.exitCode})`;
+}
+
+export function renderSummary(results: ConformanceResults): string {
+  const { totals, checks, rules } = results;
+  const out: string[] = [headline(results), ''];
+  out.push(
+    `Target \`${results.target.name}\` at ${mdText(results.target.apiBaseUrl)} and ${mdText(results.target.petstoreBaseUrl)}; ` +
+      `started ${results.startedAt}, took ${(results.durationMs / 1000).toFixed(1)} s; ` +
+      `strict ${results.strict ? 'on' : 'off'}; exit code ${results.exitCode}: ${EXIT_MEANINGS[results.exitCode]}.`,
+  );
+  if (isSubset(results)) {
+    const left = results.scope.filtered ? '; filters left some of their checks out' : '';
+    out.push('', `Subset run: areas ${results.scope.areas.join(', ')}${left}.`);
+  }
+  out.push(
+    '',
+    '| | passed | failed | skipped | uncovered |',
+    '|---|---:|---:|---:|---:|',
+    `| checks | ${totals.checks.passed} | ${totals.checks.failed} | ${totals.checks.skipped} | |`,
+    `| rules | ${totals.rules.passed} | ${totals.rules.failed} | ${totals.rules.skipped} | ${totals.rules.uncovered} |`,
+  );
+
+  if (results.problems.length) {
+    out.push('', '## Run problems', '');
+    for (const p of results.problems) out.push(`- ${mdText(p, 1000)}`);
+  }
+
+  if (results.history) {
+    const { changes, previousStartedAt } = results.history;
+    out.push('', `## Changed since the previous run (${previousStartedAt})`, '');
+    if (changes.length) for (const c of changes) out.push(changeLine(c));
+    else out.push('No check changed status.');
+  }
+
+  const failedRules = rules.filter((r) => r.status === 'failed');
+  const hard = failedRules.filter((r) => failingChecksOf(r, checks).some((c) => !c.nonStrict));
+  const soft = failedRules.filter((r) => !hard.includes(r));
+  if (hard.length) {
+    out.push('', '## Failing rules', '');
+    for (const r of hard) out.push(...ruleBlock(r, checks));
+  }
+  if (soft.length) {
+    out.push('', '## SHOULD failures (non-strict: they fail the run only with CONFORMANCE_STRICT=1)', '');
+    for (const r of soft) out.push(...ruleBlock(r, checks));
+  }
+
+  const skipped = checks.filter((c) => c.status === 'skipped');
+  if (skipped.length) {
+    out.push('', '## Skipped checks', '');
+    for (const c of skipped) out.push(`- \`${c.id}\` ${mdText(c.title)}: ${mdText(c.reason ?? 'skipped')}`);
+  }
+
+  out.push('', '## Rules by area');
+  for (const area of results.scope.areas) {
+    const ofArea = rules.filter((r) => r.area === area);
+    if (!ofArea.length) continue;
+    const failed = ofArea.filter((r) => r.status === 'failed').length;
+    out.push('', `### ${area} (${ofArea.length} rules${failed ? `, ${failed} failed` : ''})`, '');
+    out.push('| rule | level | status | checks | text |', '|---|---|---|---|---|');
+    for (const r of ofArea) {
+      const covered = r.checks.length
+        ? r.checks.map((id) => `\`${id}\``).join(', ')
+        : mdText(r.note ?? (r.status === 'uncovered' ? 'no check' : ''));
+      out.push(`| ${r.id} | ${r.level} | ${ICONS[r.status]} | ${covered} | ${mdText(r.text, 160)} |`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,76 @@
+// The shape of reports/results.json (docs/architecture.md "Results"; schemas/results.schema.json).
+import type { RecordedExchange } from '../client/index.ts';
+import type { TargetName } from '../config/index.ts';
+import type { Area, RuleLevel } from '../rules/catalogue.ts';
+
+export type CheckStatus = 'passed' | 'failed' | 'skipped';
+export type RuleStatus = CheckStatus | 'uncovered';
+export type ExitCode = 0 | 1 | 2;
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  area: Area;
+  rules: string[];
+  level: RuleLevel;
+  status: CheckStatus;
+  /** Failed, but only SHOULD rules and not strict: does not fail the run. */
+  nonStrict?: boolean;
+  /** Failure message or skip reason. */
+  reason?: string;
+  durationMs: number;
+  exchanges: RecordedExchange[];
+}
+
+export interface RuleResult {
+  id: string;
+  area: Area;
+  level: RuleLevel;
+  text: string;
+  section: string;
+  status: RuleStatus;
+  /** Ids of the checks of this run that cover the rule. */
+  checks: string[];
+  /** Why the status is what it is when no check of this run decides it (client-scoped rules). */
+  note?: string;
+}
+
+export interface Totals {
+  checks: { passed: number; failed: number; skipped: number };
+  rules: { passed: number; failed: number; skipped: number; uncovered: number };
+  mustFailures: number;
+  shouldFailures: number;
+}
+
+/** A check whose status differs from the previous run's. */
+export interface StatusChange {
+  id: string;
+  title: string;
+  area: Area;
+  from: CheckStatus | 'absent';
+  to: CheckStatus | 'absent';
+}
+
+export interface History {
+  previousStartedAt: string;
+  previousExitCode: ExitCode;
+  changes: StatusChange[];
+}
+
+export interface ConformanceResults {
+  tool: { name: string; version: string };
+  target: { name: TargetName; apiBaseUrl: string; petstoreBaseUrl: string };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  strict: boolean;
+  /** What the run covered: the areas it collected, and whether filters left checks out. */
+  scope: { areas: Area[]; filtered: boolean };
+  checks: CheckResult[];
+  rules: RuleResult[];
+  totals: Totals;
+  /** Run-level problems (unhandled errors, a suite that could not load, no check ran): exit 2. */
+  problems: string[];
+  history?: History;
+  exitCode: ExitCode;
+}

@@ -1,0 +1,111 @@
+// index.html in a real headless Chromium (Debian's chromium driven by playwright-core): it loads
+// with no request leaving the page, shows the right totals, its filters work, and a failing check
+// opens to the exchange that failed it. Skipped, saying why, where no browser is installed.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScrubber } from '../../src/report/scrub.ts';
+import { writeReports } from '../../src/report/write-reports.ts';
+import { RULES } from '../../src/rules/catalogue.ts';
+import { fixtureResults, SECRET_LIST } from './fixture.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const absent = !existsSync(CHROMIUM);
+if (absent) {
+  process.stderr.write(
+    `html-browser.test.ts: skipped, no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)\n`,
+  );
+}
+
+describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
+  let dir: string;
+  let browser: Browser;
+  let page: Page;
+  const requests: string[] = [];
+  const errors: string[] = [];
+  let url: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'conformance-html-'));
+    await writeReports(dir, fixtureResults(), createScrubber(SECRET_LIST));
+    url = pathToFileURL(join(dir, 'index.html')).href;
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    await page.screenshot({ path: '/tmp/report.png' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const visible = (selector: string) => page.locator(`${selector}:visible`).count();
+
+  it('loads with no request leaving the page and no script error', () => {
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the verdict and the right totals first', async () => {
+    expect(await page.locator('header h1').textContent()).toBe('2 checks failed');
+    const total = (key: string) =>
+      page.locator(`[data-total="${key}"]`).evaluate((el) => el.firstChild?.textContent);
+    expect(await total('checks-passed')).toBe('3');
+    expect(await total('checks-failed')).toBe('3');
+    expect(await total('checks-skipped')).toBe('1');
+    expect(await total('rules-failed')).toBe('3');
+    expect(await total('must-failures')).toBe('2');
+    expect(await total('should-failures')).toBe('1');
+  });
+
+  it('filters rules and checks by area and by status', async () => {
+    const results = fixtureResults();
+    expect(await visible('tr[data-kind="rule"]')).toBe(results.rules.length);
+    await page.selectOption('#filter-area', 'auth-token');
+    const authRules = RULES.filter((r) => r.area === 'auth-token').length;
+    expect(await visible('tr[data-kind="rule"]')).toBe(authRules);
+    expect(await page.locator('#shown-rules').textContent()).toBe(String(authRules));
+    expect(await visible('details[data-kind="check"]')).toBe(2);
+
+    await page.uncheck('input[name="status"][value="passed"]');
+    expect(await visible('tr[data-kind="rule"]')).toBe(1);
+    expect(await page.locator('tr[data-kind="rule"]:visible td.id').textContent()).toBe('TOK-03');
+    expect(await visible('details[data-kind="check"]')).toBe(1);
+
+    await page.selectOption('#filter-area', 'all');
+    await page.check('input[name="status"][value="passed"]');
+    await page.uncheck('input[name="status"][value="uncovered"]');
+    expect(await visible('tr[data-kind="rule"]')).toBe(
+      results.rules.filter((r) => r.status !== 'uncovered').length,
+    );
+    await page.check('input[name="status"][value="uncovered"]');
+  });
+
+  it('a failing check opens to its request and response; a </script> in a body stays text', async () => {
+    const check = page.locator('details#check-PAG-SHOWING');
+    expect(await check.locator('pre.response').first().isVisible()).toBe(false);
+    await check.locator('summary').click();
+    const response = check.locator('pre.response').first();
+    expect(await response.isVisible()).toBe(true);
+    expect(await response.textContent()).toContain('</script><script>window.__pwned = 1</script>');
+    expect(await check.locator('.exchange h4').first().textContent()).toContain(
+      'GET http://127.0.0.1:4010/api/v1/customers?page=2 → HTTP 200',
+    );
+    expect(await check.locator('pre.reason').textContent()).toContain('showing_items is 3');
+    expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
+    expect(await page.locator('img').count()).toBe(0);
+  });
+
+  it('a link from a rule to its check opens the check', async () => {
+    await page.locator('tr#rule-TOK-03 a[href="#check-TOK-WRONG"]').click();
+    expect(await page.locator('details#check-TOK-WRONG').getAttribute('open')).not.toBeNull();
+    expect(requests).toEqual([url]);
+  });
+});

@@ -1,0 +1,165 @@
+// summary.md, the console table and index.html (as text) over the fixed fixture of results.
+import { describe, expect, it } from 'vitest';
+import { renderConsoleTable } from '../../src/report/console-table.ts';
+import { diffRuns } from '../../src/report/history.ts';
+import { BODY_CAP, displayBody, escapeHtml, renderHtml } from '../../src/report/html.ts';
+import { buildResults } from '../../src/report/results.ts';
+import { mdText, renderSummary } from '../../src/report/summary-md.ts';
+import type { ConformanceResults } from '../../src/report/types.ts';
+import { FIXTURE_CHECKS, fixtureInput, fixtureResults, HUGE_BODY, UNICODE_TITLE } from './fixture.ts';
+
+const results = fixtureResults();
+
+/** The previous run: TOK-WRONG passed, PAG-EDGES failed, FLG-FRESH skipped; GONE existed. */
+function previousRun(): ConformanceResults {
+  const checks = FIXTURE_CHECKS.map((c) => {
+    if (c.id === 'TOK-WRONG') return { ...c, status: 'passed' as const, reason: undefined };
+    if (c.id === 'PAG-EDGES') return { ...c, status: 'failed' as const, reason: 'was broken' };
+    if (c.id === 'FLG-FRESH') return { ...c, status: 'skipped' as const, reason: 'no control' };
+    return c;
+  });
+  const gone = { ...(FIXTURE_CHECKS[0] as (typeof FIXTURE_CHECKS)[number]), id: 'TOK-GONE', title: 'gone' };
+  return buildResults(fixtureInput({ checks: [...checks, gone] }));
+}
+
+describe('summary.md', () => {
+  const md = renderSummary(results);
+
+  it('leads with the verdict and the totals', () => {
+    expect(md.split('\n')[0]).toBe('# Conformance of `staging`: 2 checks failed (exit code 1)');
+    expect(md).toContain('| checks | 3 | 3 | 1 | |');
+  });
+
+  it('puts failing rules first with their reasons, SHOULD failures apart, then skipped checks with why', () => {
+    const failing = md.indexOf('## Failing rules');
+    const should = md.indexOf('## SHOULD failures');
+    const skipped = md.indexOf('## Skipped checks');
+    const areas = md.indexOf('## Rules by area');
+    expect(failing).toBeGreaterThan(0);
+    expect(failing < should && should < skipped && skipped < areas).toBe(true);
+    const failingPart = md.slice(failing, should);
+    expect(failingPart).toContain('**TOK-03**');
+    expect(failingPart).toContain('**PAG-03**');
+    expect(failingPart).toContain('showing\\_items is 3 but the page holds 2 items — «données» ✗');
+    expect(failingPart).not.toContain('PAG-13');
+    expect(md.slice(should, skipped)).toContain('**PAG-13**');
+    expect(md.slice(skipped, areas)).toContain(
+      '`FLG-WINDOW` title of FLG-WINDOW: the target offers no control API',
+    );
+  });
+
+  it('has a table of rules per area, unicode intact', () => {
+    for (const area of results.scope.areas) expect(md).toContain(`### ${area}`);
+    expect(md).toMatch(/\| PAG-03 \| MUST \| ❌ failed \| `PAG-SHOWING` \|/);
+    expect(md).toContain('naïve pagination — ünïcödé ✓ 日本語 🚀');
+  });
+
+  it('keeps raw HTML and table breaks out of a line', () => {
+    expect(mdText('a | b <script>x</script>\nc')).toBe('a \\| b &lt;script&gt;x&lt;/script&gt; c');
+    expect(mdText('y'.repeat(500)).length).toBeLessThan(310);
+    expect(md).not.toContain('</script>');
+  });
+
+  it('names what changed since the previous run, newly failing first', () => {
+    const current = { ...results, history: diffRuns(previousRun(), results) };
+    const text = renderSummary(current);
+    const part = text.slice(
+      text.indexOf('## Changed since the previous run'),
+      text.indexOf('## Failing rules'),
+    );
+    const lines = part.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines[0]).toContain('`TOK-WRONG`');
+    expect(lines[0]).toContain('✅ passed → ❌ failed');
+    expect(lines[1]).toContain('`PAG-EDGES`');
+    expect(lines.map((l) => /`([^`]+)`/.exec(l)?.[1])).toEqual([
+      'TOK-WRONG',
+      'PAG-EDGES',
+      'FLG-FRESH',
+      'TOK-GONE',
+    ]);
+  });
+
+  it('says so when nothing changed, and names run problems', () => {
+    expect(renderSummary({ ...results, history: diffRuns(results, results) })).toContain(
+      'No check changed status.',
+    );
+    const problem = buildResults(fixtureInput({ problems: ['unhandled error: socket hang up'] }));
+    const text = renderSummary(problem);
+    expect(text.split('\n')[0]).toContain('run problem (exit code 2)');
+    expect(text).toContain('## Run problems\n\n- unhandled error: socket hang up');
+  });
+});
+
+describe('history', () => {
+  it('ignores checks a filtered run left out, and compares only checks of the same areas', () => {
+    const filtered = buildResults(fixtureInput({ filtered: true, checks: FIXTURE_CHECKS.slice(0, 2) }));
+    expect(diffRuns(previousRun(), filtered).changes.map((c) => c.id)).toEqual(['TOK-WRONG']);
+    const fresh = diffRuns({ ...results, checks: [] }, results).changes;
+    expect(fresh.every((c) => c.from === 'absent')).toBe(true);
+    expect(fresh[0]?.to).toBe('failed');
+  });
+});
+
+describe('console table', () => {
+  const text = renderConsoleTable(results, ['reports/results.json', 'reports/index.html']);
+
+  it('has a row per area and a total, then the failures, the reports and the exit code', () => {
+    expect(text).toMatch(/auth-token\s+1\s+1\s+0\n/);
+    expect(text).toMatch(/customers-pagination\s+1\s+2\s+0\n/);
+    expect(text).toMatch(/feature-flags\s+1\s+0\s+1\n/);
+    expect(text).toMatch(/total\s+3\s+3\s+1\n/);
+    expect(text).toContain('failed PAG-MALFORMED [PAG-13] (SHOULD, non-strict): page=abc answered 500');
+    expect(text).toContain('reports: reports/results.json, reports/index.html');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('exit code 1 (a check failed)');
+  });
+
+  it('exit code 0 says every check passed; 2 names the problem', () => {
+    const ok = buildResults(fixtureInput({ checks: FIXTURE_CHECKS.filter((c) => c.status !== 'failed') }));
+    expect(renderConsoleTable(ok, [])).toContain('exit code 0 (every check passed)');
+    const bad = buildResults(fixtureInput({ problems: ['suites/x.test.ts could not run: boom'] }));
+    const out = renderConsoleTable(bad, []);
+    expect(out).toContain('run problem: suites/x.test.ts could not run: boom');
+    expect(out).toContain('exit code 2 (');
+  });
+});
+
+describe('index.html as text', () => {
+  const html = renderHtml(results);
+
+  it('is self-contained: no external resource, a CSP forbidding any, one script of ours', () => {
+    expect(html).toContain(
+      `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"`,
+    );
+    expect(html).not.toMatch(/<(link|img|iframe|object|embed|base)\b/i);
+    expect(html).not.toMatch(/\b(src|href|action)\s*=\s*["']?(https?:|\/\/)/i);
+    expect(html.match(/<script\b/gi)).toHaveLength(1);
+    expect(html.match(/<\/script>/gi)).toHaveLength(1);
+  });
+
+  it('escapes what a target sent: a </script> in a body stays text', () => {
+    expect(html).toContain('&lt;/script&gt;&lt;script&gt;window.__pwned = 1&lt;/script&gt;');
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+
+  it('caps a 1 MB body for display and keeps unicode', () => {
+    expect(HUGE_BODY.length).toBeGreaterThan(1_000_000);
+    expect(html.length).toBeLessThan(200_000);
+    expect(html).toContain('more characters not shown; see results.json');
+    expect(html).toContain(escapeHtml(UNICODE_TITLE));
+    const shown = displayBody(HUGE_BODY, BODY_CAP.failed);
+    expect(shown.length).toBeLessThan(BODY_CAP.failed + 100);
+  });
+
+  it('pretty-prints JSON bodies and shows others as they came', () => {
+    expect(displayBody('{"a":1}', 100)).toBe('{\n  "a": 1\n}');
+    expect(displayBody('not json', 100)).toBe('not json');
+  });
+
+  it('shows the totals and every rule and check with its status for the filters', () => {
+    expect(html).toContain('data-total="checks-failed">3<');
+    expect(html).toContain('data-total="rules-uncovered">17<');
+    expect(html.match(/data-kind="rule"/g)).toHaveLength(results.rules.length);
+    expect(html.match(/data-kind="check"/g)).toHaveLength(results.checks.length);
+    expect(html).toContain('failed (SHOULD, non-strict)');
+  });
+});
