@@ -1,0 +1,162 @@
+// Flag-cache probe: several virtual users poll GET /v1/feature-flags (a bearer token each) for
+// longer than the 60 s cache window and check the data never changes within 60 s of a renewal.
+// Counts violations (threshold: none) and 429s (the polling rate stays below the limiter).
+// With REFERENCE_CONTROL_URL (the local reference server) flags are switched at every tick so
+// renewals bring new data, and with FLAG_TIME_LAPSE the server's clock jumps at every tick so a
+// short run covers several windows.
+//   k6 run load/flag-cache.ts   (or npm run load:flag-cache; variables in the README, section load)
+import { check, sleep } from 'k6';
+import exec from 'k6/execution';
+import { Counter, Trend } from 'k6/metrics';
+import type { Options } from 'k6/options';
+import { apiUrl, readLoadConfig, requireCredentials, secretValues } from './lib/config.ts';
+import { k6Duration } from './lib/env.ts';
+import { flagCacheFindings } from './lib/flag-cache-findings.ts';
+import {
+  featureStates,
+  nextPollMs,
+  readFlagPlan,
+  ticksBefore,
+  virtualMs,
+  virtualSeconds,
+} from './lib/flag-plan.ts';
+import { FlagWindowTracker } from './lib/flag-window.ts';
+import { inInit } from './lib/init.ts';
+import { advanceClock, setFeature } from './lib/k6/control.ts';
+import { bearerHeaders, bodyText, get, issueToken, type Response } from './lib/k6/http.ts';
+import { VuSession } from './lib/session.ts';
+import type { K6SummaryData } from './lib/summary/k6-data.ts';
+import { summaryOutputs } from './lib/summary/outputs.ts';
+import { buildReport } from './lib/summary/report.ts';
+
+const { config, plan } = inInit(() => {
+  const config = readLoadConfig(__ENV);
+  requireCredentials(config, 'bearer');
+  return { config, plan: readFlagPlan(__ENV, config.controlUrl !== undefined) };
+});
+
+const polls = new Counter('flag_cache_polls');
+const changes = new Counter('flag_cache_changes');
+const violations = new Counter('flag_cache_violations');
+const rateLimited = new Counter('flag_cache_rate_limited');
+const errors = new Counter('flag_cache_errors');
+const renewals = new Counter('flag_cache_token_renewals');
+/** Virtual seconds between two changes one poller saw: its min is the shortest window observed. */
+const changeInterval = new Trend('flag_cache_change_interval_s');
+
+const VIRTUAL_SECONDS = virtualSeconds(plan) + 5;
+
+function changeTimeThresholds(): Record<string, string[]> {
+  // One always-true threshold per virtual second surfaces each second's change count in the
+  // summary data: that is how the change times reach the report.
+  const thresholds: Record<string, string[]> = {};
+  for (let sec = 0; sec < VIRTUAL_SECONDS; sec++) thresholds[`flag_cache_changes{sec:${sec}}`] = ['count>=0'];
+  return thresholds;
+}
+
+const scenarios: Options['scenarios'] = {
+  pollers: {
+    executor: 'constant-vus',
+    exec: 'poll',
+    vus: plan.vus,
+    duration: k6Duration(plan.durationSeconds),
+    gracefulStop: k6Duration(Math.min(30, plan.pollSeconds + 5)),
+  },
+};
+if (plan.tickSeconds > 0) {
+  scenarios.clock = {
+    executor: 'constant-vus',
+    exec: 'tick',
+    vus: 1,
+    duration: k6Duration(plan.durationSeconds),
+    gracefulStop: k6Duration(plan.tickSeconds + 5),
+  };
+}
+
+export const options: Options = {
+  scenarios,
+  thresholds: { flag_cache_violations: ['count==0'], ...changeTimeThresholds() },
+  summaryTrendStats: ['min', 'avg', 'max', 'count'],
+};
+
+/** Sleeps until a moment of the run (ms since it started). */
+function sleepUntil(ms: number): void {
+  const wait = ms - exec.instance.currentTestRunDuration;
+  if (wait > 0) sleep(wait / 1000);
+}
+
+// Per VU (each k6 VU has its own runtime): its token and its view of the renewals.
+const session = new VuSession(() => issueToken(config));
+const tracker = new FlagWindowTracker({ windowMs: plan.windowSeconds * 1000, toleranceMs: plan.toleranceMs });
+let lastChangeAt: number | undefined;
+let lastSlotMs = -1;
+const END_MS = plan.durationSeconds * 1000;
+
+export function poll(): void {
+  session.token();
+  const slot = nextPollMs(
+    plan,
+    exec.vu.idInTest - 1,
+    Math.max(exec.instance.currentTestRunDuration, lastSlotMs + 1),
+  );
+  if (slot >= END_MS) {
+    // No poll after the run's end, where the clock model no longer holds; wait to be stopped.
+    sleepUntil(END_MS + 1000);
+    return;
+  }
+  lastSlotMs = slot;
+  sleepUntil(slot);
+  const at = virtualMs(plan, exec.instance.currentTestRunDuration);
+  const { response, renewed } = session.send((token) =>
+    get(config, apiUrl(config, 'v1/feature-flags'), bearerHeaders(token), {
+      name: 'GET /v1/feature-flags',
+      endpoint: 'feature-flags',
+    }),
+  );
+  if (renewed) renewals.add(1);
+  record(response, at);
+}
+
+function record(res: Response, atMs: number): void {
+  polls.add(1);
+  const seen = tracker.observe({ atMs, status: res.status, body: bodyText(res) });
+  if (seen.rateLimited) rateLimited.add(1);
+  else if (res.status < 200 || res.status >= 300) errors.add(1, { status: String(res.status) });
+  check(res, { 'feature flags answered 200': (r) => r.status === 200 });
+  if (seen.change) {
+    changes.add(1, { sec: String(Math.floor(atMs / 1000)) });
+    if (lastChangeAt !== undefined) changeInterval.add((atMs - lastChangeAt) / 1000);
+    lastChangeAt = atMs;
+    check(seen, { 'no change within 60 s of the previous renewal': (s) => s.violation === undefined });
+  }
+  if (seen.violation) violations.add(1);
+}
+
+export function tick(): void {
+  const controlUrl = config.controlUrl;
+  if (!controlUrl) return;
+  const next = ticksBefore(plan, exec.instance.currentTestRunDuration) + 1;
+  if (next * plan.tickSeconds * 1000 >= END_MS) {
+    sleepUntil(END_MS + 1000);
+    return;
+  }
+  sleepUntil(next * plan.tickSeconds * 1000);
+  for (const { feature, enabled } of featureStates(plan, next)) setFeature(controlUrl, feature, enabled);
+  if (plan.lapseSeconds > 0) advanceClock(controlUrl, plan.lapseSeconds);
+}
+
+export function teardown(): void {
+  // Leave the reference server's flags as the run found them (all on at start).
+  const controlUrl = config.controlUrl;
+  if (controlUrl) for (const { feature } of featureStates(plan, 0)) setFeature(controlUrl, feature, true);
+}
+
+export function handleSummary(data: K6SummaryData): Record<string, string> {
+  const report = buildReport(data, {
+    script: 'flag-cache',
+    target: { name: config.target, apiBaseUrl: config.apiBaseUrl },
+    finishedAt: new Date(),
+    ...flagCacheFindings(data.metrics, plan),
+  });
+  return summaryOutputs(report, config.reportDir, secretValues(config));
+}

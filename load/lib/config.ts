@@ -1,0 +1,128 @@
+// The load scripts' configuration, from the variable names of .env.example (k6 passes the
+// environment in __ENV). Pure: vitest tests it in Node. Every script calls readLoadConfig in its
+// init code, so a refused or broken configuration stops k6 before a single request.
+import { type EnvMap, envNumber, envString, LoadConfigError } from './env.ts';
+
+export type TargetName = 'local' | 'staging' | 'production';
+const TARGETS: readonly TargetName[] = ['local', 'staging', 'production'];
+
+export interface LoadConfig {
+  target: TargetName;
+  /** Ends with /api/. */
+  apiBaseUrl: string;
+  /** Ends with /v1; undefined when not configured. */
+  petstoreBaseUrl: string | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  apiKeyId: string | undefined;
+  apiKeySecret: string | undefined;
+  allowProductionWrites: boolean;
+  /** REFERENCE_CONTROL_URL: the reference server's control API (local runs only). */
+  controlUrl: string | undefined;
+  /** Where handleSummary writes; k6 does not create it (the npm scripts do). */
+  reportDir: string;
+  requestTimeoutMs: number;
+}
+
+/** Why load may not run against this target, or undefined when it may (same rule as src/config/guard.ts). */
+export function productionRefusal(env: EnvMap): string | undefined {
+  const target = (envString(env, 'CONFORMANCE_TARGET') ?? 'local').toLowerCase();
+  if (target !== 'production') return undefined;
+  if (envString(env, 'ALLOW_PRODUCTION_WRITES') === 'yes') return undefined;
+  return 'refusing to load production: CONFORMANCE_TARGET=production is real money; set ALLOW_PRODUCTION_WRITES=yes to allow load against it';
+}
+
+function baseUrl(env: EnvMap, name: string, suffix: string): string | undefined {
+  const value = envString(env, name);
+  if (value === undefined) return undefined;
+  // Never echo the value whole: a URL may carry credentials.
+  if (!/^https?:\/\/[^\s/]+/i.test(value) || !value.endsWith(suffix)) {
+    throw new LoadConfigError(`${name} is not valid: expected an http(s) URL ending with ${suffix}`);
+  }
+  if (/^https?:\/\/[^/]*@/i.test(value)) {
+    throw new LoadConfigError(
+      `${name} is not valid: credentials belong in their own variables, not in the URL`,
+    );
+  }
+  return value;
+}
+
+export function readLoadConfig(env: EnvMap): LoadConfig {
+  const refusal = productionRefusal(env);
+  if (refusal) throw new LoadConfigError(refusal);
+  const rawTarget = (envString(env, 'CONFORMANCE_TARGET') ?? 'local').toLowerCase();
+  const target = TARGETS.find((t) => t === rawTarget);
+  if (!target) {
+    throw new LoadConfigError(
+      `CONFORMANCE_TARGET="${rawTarget}" is not valid: expected local, staging or production`,
+    );
+  }
+  const apiBaseUrl = baseUrl(env, 'API_BASE_URL', '/api/');
+  if (!apiBaseUrl) {
+    throw new LoadConfigError(
+      target === 'local'
+        ? 'API_BASE_URL is not set: run the script with npm run load:<name>, which starts the reference server for the local target, or set API_BASE_URL'
+        : `API_BASE_URL is not set: the ${target} target needs its base address (ending with /api/)`,
+    );
+  }
+  return {
+    target,
+    apiBaseUrl,
+    petstoreBaseUrl: baseUrl(env, 'PETSTORE_BASE_URL', '/v1'),
+    clientId: envString(env, 'CLIENT_ID'),
+    clientSecret: envString(env, 'CLIENT_SECRET'),
+    apiKeyId: envString(env, 'API_KEY_ID'),
+    apiKeySecret: envString(env, 'API_KEY_SECRET'),
+    allowProductionWrites: envString(env, 'ALLOW_PRODUCTION_WRITES') === 'yes',
+    controlUrl: target === 'production' ? undefined : envString(env, 'REFERENCE_CONTROL_URL'),
+    reportDir: (envString(env, 'K6_REPORT_DIR') ?? 'reports').replace(/\/+$/, ''),
+    requestTimeoutMs: envNumber(env, 'REQUEST_TIMEOUT_MS', 10_000, { min: 1, max: 600_000, integer: true }),
+  };
+}
+
+export type AuthScheme = 'apiKey' | 'bearer';
+
+/** Fails with one line when the credentials of a scheme are missing. */
+export function requireCredentials(config: LoadConfig, scheme: AuthScheme): void {
+  const missing =
+    scheme === 'apiKey'
+      ? [!config.apiKeyId && 'API_KEY_ID', !config.apiKeySecret && 'API_KEY_SECRET']
+      : [!config.clientId && 'CLIENT_ID', !config.clientSecret && 'CLIENT_SECRET'];
+  const names = missing.filter((n): n is string => typeof n === 'string');
+  if (names.length)
+    throw new LoadConfigError(`${names.join(' and ')} not set: the ${scheme} scheme needs them`);
+}
+
+/** The values no report or log may show. */
+export function secretValues(config: LoadConfig): string[] {
+  return [config.clientSecret, config.apiKeySecret].filter(
+    (s): s is string => typeof s === 'string' && s !== '',
+  );
+}
+
+/** Whether the pet demo may be exercised: staging and local only, never production. */
+export function petstoreAllowed(config: LoadConfig): boolean {
+  return config.target !== 'production' && config.petstoreBaseUrl !== undefined;
+}
+
+/** `v1/customers` + query -> absolute URL under API_BASE_URL. */
+export function apiUrl(config: LoadConfig, path: string, query?: Record<string, string | number>): string {
+  return withQuery(`${config.apiBaseUrl}${path.replace(/^\/+/, '')}`, query);
+}
+
+export function petstoreUrl(
+  config: LoadConfig,
+  path: string,
+  query?: Record<string, string | number>,
+): string {
+  if (!config.petstoreBaseUrl) throw new LoadConfigError('PETSTORE_BASE_URL is not set');
+  return withQuery(`${config.petstoreBaseUrl}/${path.replace(/^\/+/, '')}`, query);
+}
+
+function withQuery(url: string, query?: Record<string, string | number>): string {
+  if (!query) return url;
+  const parts = Object.entries(query).map(
+    ([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`,
+  );
+  return parts.length ? `${url}?${parts.join('&')}` : url;
+}

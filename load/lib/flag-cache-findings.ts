@@ -1,0 +1,80 @@
+// What the flag-cache probe reports: change times, the shortest gap between renewals, violations
+// and 429s, as figures and verdicts. Pure (k6 summary data in, report parts out).
+import { type FlagPlan, pollRate } from './flag-plan.ts';
+import type { K6Metric } from './summary/k6-data.ts';
+import type { Figure, Verdict } from './summary/report.ts';
+
+type Metrics = Readonly<Record<string, K6Metric | undefined>>;
+
+const count = (metrics: Metrics, name: string): number => metrics[name]?.values.count ?? 0;
+
+/** Seconds (of the server's clock) at which pollers saw the data change, with how many saw it. */
+export function changeTimes(metrics: Metrics): { second: number; pollers: number }[] {
+  const times: { second: number; pollers: number }[] = [];
+  for (const [name, metric] of Object.entries(metrics)) {
+    const match = /^flag_cache_changes\{sec:(\d+)\}$/.exec(name);
+    const seen = metric?.values.count ?? 0;
+    if (match && seen > 0) times.push({ second: Number(match[1]), pollers: seen });
+  }
+  return times.sort((a, b) => a.second - b.second);
+}
+
+export function flagCacheFindings(
+  metrics: Metrics,
+  plan: FlagPlan,
+): { figures: Figure[]; verdicts: Verdict[]; notes: string[]; analysis: Record<string, unknown> } {
+  const violations = count(metrics, 'flag_cache_violations');
+  const limited = count(metrics, 'flag_cache_rate_limited');
+  const interval = metrics.flag_cache_change_interval_s?.values;
+  const times = changeTimes(metrics);
+  const clock =
+    plan.lapseSeconds > 0
+      ? `the reference server's clock moved ${plan.lapseSeconds} s every ${plan.tickSeconds} s`
+      : 'real time';
+  const figures: Figure[] = [
+    {
+      label: 'polling',
+      value: `${plan.vus} pollers every ${plan.pollSeconds} s (${pollRate(plan).toFixed(2)} req/s) for ${plan.durationSeconds} s, ${clock}`,
+    },
+    {
+      label: 'polls',
+      value: `${count(metrics, 'flag_cache_polls')} (${count(metrics, 'flag_cache_errors')} errors)`,
+    },
+    {
+      label: 'changes seen at (s)',
+      value: times.length ? times.map((t) => `${t.second} (${t.pollers})`).join(', ') : 'none',
+    },
+    {
+      label: 'shortest gap between two changes',
+      value: interval?.count
+        ? `${(interval.min ?? 0).toFixed(1)} s`
+        : 'not measured (no poller saw two changes)',
+    },
+    { label: '429 answers', value: String(limited) },
+    { label: 'token renewals', value: String(count(metrics, 'flag_cache_token_renewals')) },
+  ];
+  const decided = violations > 0 || (interval?.count ?? 0) > 0;
+  const verdicts: Verdict[] = [
+    {
+      name: `flag data does not change within ${plan.windowSeconds} s of a renewal`,
+      ok: decided ? violations === 0 : null,
+      detail: decided
+        ? `${violations} violation(s)`
+        : 'no poller saw two renewals, so no window was put to the test: run for longer, or against the reference server (it switches flags)',
+    },
+    {
+      name: 'polling stays below the rate limiter',
+      ok: limited === 0,
+      detail:
+        limited === 0
+          ? 'no 429'
+          : `${limited} polls answered 429: lower FLAG_VUS or raise FLAG_POLL_INTERVAL`,
+    },
+  ];
+  const notes = plan.toggleFeatures.length
+    ? [
+        `The features ${plan.toggleFeatures.join(', ')} were switched every ${plan.tickSeconds} s so renewals bring new data.`,
+      ]
+    : [];
+  return { figures, verdicts, notes, analysis: { changeTimes: times, violations, rateLimited: limited } };
+}

@@ -1,0 +1,62 @@
+// The Markdown report: a verdict line, the findings, thresholds, checks and the main metrics.
+import { formatValue, type LoadReport } from './report.ts';
+
+/** Cells must not break the table: pipes escaped, lines joined. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+const MAIN_STATS = ['count', 'rate', 'min', 'avg', 'med', 'p(95)', 'max', 'value'];
+
+export function renderMarkdown(report: LoadReport): string {
+  const lines: string[] = [];
+  const verdict = report.passed ? 'passed' : 'FAILED';
+  lines.push(`# k6 ${report.script}: ${verdict}`, '');
+  lines.push(
+    `Target **${cell(report.target.name)}** (${cell(report.target.apiBaseUrl)}), ` +
+      `${(report.durationMs / 1000).toFixed(1)} s, finished ${report.finishedAt}.`,
+    '',
+  );
+  if (report.figures.length) {
+    lines.push('## Findings', '', '| | |', '|---|---|');
+    for (const f of report.figures) lines.push(`| ${cell(f.label)} | ${cell(f.value)} |`);
+    lines.push('');
+  }
+  if (report.verdicts.length) {
+    lines.push('| verdict | result | detail |', '|---|---|---|');
+    for (const v of report.verdicts) {
+      const result = v.ok === null ? 'undecided' : v.ok ? 'pass' : '**FAIL**';
+      lines.push(`| ${cell(v.name)} | ${result} | ${cell(v.detail)} |`);
+    }
+    lines.push('');
+  }
+  lines.push('## Thresholds', '');
+  if (report.thresholds.length) {
+    lines.push('| metric | threshold | result |', '|---|---|---|');
+    for (const t of report.thresholds) {
+      lines.push(`| \`${cell(t.metric)}\` | \`${cell(t.expression)}\` | ${t.ok ? 'pass' : '**FAIL**'} |`);
+    }
+  } else {
+    lines.push('None.');
+  }
+  lines.push('', '## Checks', '');
+  if (report.checks.length) {
+    lines.push('| check | passes | fails |', '|---|---|---|');
+    for (const c of report.checks)
+      lines.push(`| ${cell(c.name)} | ${c.passes} | ${c.fails ? `**${c.fails}**` : 0} |`);
+  } else {
+    lines.push('None ran.');
+  }
+  lines.push('', '## Metrics', '', '| metric | values |', '|---|---|');
+  for (const [name, metric] of Object.entries(report.metrics)) {
+    const values = MAIN_STATS.filter((s) => metric.values[s] !== undefined)
+      .map((s) => `${s} ${formatValue(metric, s, metric.values[s] as number)}`)
+      .join(', ');
+    lines.push(`| \`${cell(name)}\` | ${cell(values)} |`);
+  }
+  if (report.notes.length) {
+    lines.push('', '## Notes', '');
+    for (const n of report.notes) lines.push(`- ${n}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,107 @@
+// One load run as a report: k6's summary data plus what the script's analysis found. The renderers
+// (JSON, Markdown, JUnit, text) only read this shape. Pure.
+import { allChecks, type K6SummaryData } from './k6-data.ts';
+
+export interface Verdict {
+  name: string;
+  /** null: the run could not decide (reported as skipped, with the reason in detail). */
+  ok: boolean | null;
+  detail: string;
+}
+
+export interface Figure {
+  label: string;
+  value: string;
+}
+
+export interface ThresholdResult {
+  metric: string;
+  expression: string;
+  ok: boolean;
+}
+
+export interface LoadReport {
+  tool: string;
+  script: string;
+  target: { name: string; apiBaseUrl: string };
+  finishedAt: string;
+  durationMs: number;
+  /** Every threshold held (k6 exits 99 otherwise). */
+  passed: boolean;
+  thresholds: ThresholdResult[];
+  checks: { name: string; passes: number; fails: number }[];
+  metrics: Record<string, { type: string; contains?: string; values: Record<string, number> }>;
+  figures: Figure[];
+  verdicts: Verdict[];
+  notes: string[];
+  /** The script's own analysis, machine-readable (JSON report only). */
+  analysis?: Record<string, unknown>;
+}
+
+export interface ReportContext {
+  script: string;
+  target: { name: string; apiBaseUrl: string };
+  finishedAt: Date;
+  figures?: Figure[];
+  verdicts?: Verdict[];
+  notes?: string[];
+  analysis?: Record<string, unknown>;
+}
+
+/**
+ * Sub-metrics tagged by second exist only so the analysis can read per-second counts; they are
+ * plumbing, not findings, and would bury the report.
+ */
+export function isPlumbing(metricName: string): boolean {
+  return /\{sec:\d+\}$/.test(metricName);
+}
+
+export function buildReport(data: K6SummaryData, context: ReportContext): LoadReport {
+  const thresholds: ThresholdResult[] = [];
+  const metrics: LoadReport['metrics'] = {};
+  for (const name of Object.keys(data.metrics).sort()) {
+    if (isPlumbing(name)) continue;
+    const metric = data.metrics[name];
+    if (!metric) continue;
+    metrics[name] = {
+      type: metric.type,
+      ...(metric.contains ? { contains: metric.contains } : {}),
+      values: metric.values,
+    };
+    for (const [expression, result] of Object.entries(metric.thresholds ?? {})) {
+      thresholds.push({ metric: name, expression, ok: result.ok });
+    }
+  }
+  const plumbingFailed = Object.entries(data.metrics).some(
+    ([name, m]) => isPlumbing(name) && Object.values(m.thresholds ?? {}).some((t) => !t.ok),
+  );
+  return {
+    tool: 'payments-crm-conformance k6 harness',
+    script: context.script,
+    target: context.target,
+    finishedAt: context.finishedAt.toISOString(),
+    durationMs: Math.round(data.state?.testRunDurationMs ?? 0),
+    passed: !plumbingFailed && thresholds.every((t) => t.ok),
+    thresholds,
+    checks: allChecks(data.root_group).map((c) => ({ name: c.name, passes: c.passes, fails: c.fails })),
+    metrics,
+    figures: context.figures ?? [],
+    verdicts: context.verdicts ?? [],
+    notes: context.notes ?? [],
+    ...(context.analysis ? { analysis: context.analysis } : {}),
+  };
+}
+
+/** A metric value for people: milliseconds for time, percentages for rates. */
+export function formatValue(
+  metric: { type: string; contains?: string },
+  stat: string,
+  value: number,
+): string {
+  if (metric.type === 'rate' && stat === 'rate') return `${(value * 100).toFixed(2)} %`;
+  if (metric.contains === 'time' && stat !== 'count') return `${value.toFixed(1)} ms`;
+  if (metric.contains === 'data')
+    return stat === 'rate' ? `${Math.round(value)} B/s` : `${Math.round(value)} B`;
+  if (stat === 'rate') return `${value.toFixed(2)}/s`;
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}

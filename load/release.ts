@@ -1,0 +1,114 @@
+// The pre-release load profile: virtual users each with their own bearer token (renewed on
+// SESSION_EXPIRED), reading customer pages, their profile, and their feature flags (kept 60 s,
+// as the spec advises), plus the pet list on staging and local only. LOAD_PROFILE picks smoke,
+// load, stress or soak; thresholds hold p95 latency and the error rate, overall and per endpoint.
+//   k6 run load/release.ts   (or npm run load:release; variables in the README, section load)
+import { check, sleep } from 'k6';
+import { Counter } from 'k6/metrics';
+import type { Options } from 'k6/options';
+import {
+  apiUrl,
+  petstoreAllowed,
+  petstoreUrl,
+  readLoadConfig,
+  requireCredentials,
+  secretValues,
+} from './lib/config.ts';
+import { inInit } from './lib/init.ts';
+import { bearerHeaders, bodyText, get, issueToken, type Response } from './lib/k6/http.ts';
+import { pageCount } from './lib/pages.ts';
+import { readReleasePlan, releaseThresholds } from './lib/release-plan.ts';
+import { parseRetryAfter } from './lib/retry-after.ts';
+import { VuSession } from './lib/session.ts';
+import type { K6SummaryData } from './lib/summary/k6-data.ts';
+import { summaryOutputs } from './lib/summary/outputs.ts';
+import { buildReport } from './lib/summary/report.ts';
+
+const { config, plan } = inInit(() => {
+  const config = readLoadConfig(__ENV);
+  requireCredentials(config, 'bearer');
+  return { config, plan: readReleasePlan(__ENV, petstoreAllowed(config)) };
+});
+
+const renewals = new Counter('release_token_renewals');
+const rateLimited = new Counter('release_rate_limited');
+
+export const options: Options = {
+  scenarios: { users: plan.scenario },
+  thresholds: releaseThresholds(plan),
+  summaryTrendStats: ['min', 'avg', 'med', 'p(90)', 'p(95)', 'max', 'count'],
+};
+
+export function setup(): void {
+  // Fail fast, with one line, when the credentials are refused (the token itself is not kept).
+  issueToken(config);
+}
+
+// Per VU: its token, its flags' age and what it learnt of the customer pages.
+const session = new VuSession(() => issueToken(config));
+let flagsFetchedAt = Number.NEGATIVE_INFINITY;
+let totalPages: number | undefined;
+
+/** A bearer GET with renewal; a 429 makes this user wait as a well-behaved client would. */
+function call(url: string, endpoint: string, name: string): Response {
+  const { response, renewed } = session.send((token) =>
+    get(config, url, bearerHeaders(token), { name, endpoint }),
+  );
+  if (renewed) renewals.add(1);
+  if (response.status === 429) {
+    rateLimited.add(1, { endpoint });
+    sleep(Math.min(30, parseRetryAfter(response.headers['Retry-After'], Date.now()) ?? 1));
+  }
+  return response;
+}
+
+export function visit(): void {
+  if (Date.now() - flagsFetchedAt >= plan.flagsTtlSeconds * 1000) {
+    const flags = call(apiUrl(config, 'v1/feature-flags'), 'feature-flags', 'GET /v1/feature-flags');
+    if (check(flags, { 'feature flags 200': (r) => r.status === 200 })) flagsFetchedAt = Date.now();
+  }
+
+  const me = call(apiUrl(config, 'v1/user/me'), 'user-me', 'GET /v1/user/me');
+  check(me, { 'user/me 200': (r) => r.status === 200 });
+
+  const page = totalPages ? 1 + Math.floor(Math.random() * totalPages) : 1;
+  const customers = call(apiUrl(config, 'v1/customers', { page }), 'customers', 'GET /v1/customers?page=N');
+  const ok = check(customers, { 'customers page 200': (r) => r.status === 200 });
+  if (ok) totalPages = pageCount(bodyText(customers)) ?? totalPages;
+
+  if (plan.pets) {
+    // The demo interface shows no authentication; never sent to production (petstoreAllowed).
+    const pets = get(
+      config,
+      petstoreUrl(config, 'pets', { limit: 20 }),
+      {},
+      { name: 'GET /pets', endpoint: 'pets' },
+    );
+    check(pets, { 'pets 200': (r) => r.status === 200 });
+  }
+
+  sleep(plan.thinkSeconds * (0.5 + Math.random()));
+}
+
+export function handleSummary(data: K6SummaryData): Record<string, string> {
+  const count = (name: string) => data.metrics[name]?.values.count ?? 0;
+  const report = buildReport(data, {
+    script: 'release',
+    target: { name: config.target, apiBaseUrl: config.apiBaseUrl },
+    finishedAt: new Date(),
+    figures: [
+      {
+        label: 'profile',
+        value: `${plan.profile}: ${plan.vus} users at the peak for ${plan.holdSeconds} s (${plan.scenario.executor})`,
+      },
+      { label: 'thresholds', value: `p(95) < ${plan.p95Ms} ms, errors < ${plan.maxErrorRate * 100} %` },
+      {
+        label: 'pets',
+        value: plan.pets ? 'listed' : 'not listed (production, no PETSTORE_BASE_URL or RELEASE_PETS=off)',
+      },
+      { label: 'token renewals', value: String(count('release_token_renewals')) },
+      { label: '429 answers', value: String(count('release_rate_limited')) },
+    ],
+  });
+  return summaryOutputs(report, config.reportDir, secretValues(config));
+}
