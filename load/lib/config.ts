@@ -47,9 +47,50 @@ function baseUrl(env: EnvMap, name: string, suffix: string): string | undefined 
   return value;
 }
 
+/** The host of an http(s) URL (brackets kept for IPv6), lower-cased; k6 has no URL parser to lean on. */
+export function urlHost(url: string): string | undefined {
+  const match = /^https?:\/\/(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)/i.exec(url.trim());
+  return match?.[1] ? match[1].toLowerCase() : undefined;
+}
+
+/** 127.0.0.0/8, ::1 and localhost (RFC 6761 keeps *.localhost on the machine too). */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]' || host === '[0:0:0:0:0:0:0:1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Why a run with the local target (CONFORMANCE_TARGET unset or local) may not go to API_BASE_URL:
+ * the local target is the reference server on this machine, so a remote address there is a
+ * mistake (a leftover variable, a copied command) that would load somebody's server by accident.
+ */
+export function remoteRefusal(env: EnvMap): string | undefined {
+  const target = (envString(env, 'CONFORMANCE_TARGET') ?? 'local').toLowerCase();
+  const url = envString(env, 'API_BASE_URL');
+  if (target !== 'local' || url === undefined) return undefined;
+  const host = urlHost(url);
+  if (host === undefined || isLoopbackHost(host)) return undefined;
+  return `refusing to load ${host}: API_BASE_URL is not on this machine but CONFORMANCE_TARGET is ${envString(env, 'CONFORMANCE_TARGET') === undefined ? 'not set' : 'local'}; set CONFORMANCE_TARGET=staging (or production) to load a remote target on purpose`;
+}
+
+/** Why this script may not run at all, or undefined: production without the switch, or an unnamed remote. */
+export function loadRefusal(env: EnvMap): string | undefined {
+  return productionRefusal(env) ?? remoteRefusal(env);
+}
+
+function allowSwitch(env: EnvMap): boolean {
+  const value = envString(env, 'ALLOW_PRODUCTION_WRITES');
+  if (value === undefined || value === 'no') return false;
+  if (value === 'yes') return true;
+  // src/config refuses other values too: `true` meant something, and guessing is worse than asking.
+  throw new LoadConfigError(`ALLOW_PRODUCTION_WRITES="${value}" is not valid: expected yes or no`);
+}
+
 export function readLoadConfig(env: EnvMap): LoadConfig {
-  const refusal = productionRefusal(env);
+  const refusal = loadRefusal(env);
   if (refusal) throw new LoadConfigError(refusal);
+  const allowProductionWrites = allowSwitch(env);
   const rawTarget = (envString(env, 'CONFORMANCE_TARGET') ?? 'local').toLowerCase();
   const target = TARGETS.find((t) => t === rawTarget);
   if (!target) {
@@ -73,7 +114,7 @@ export function readLoadConfig(env: EnvMap): LoadConfig {
     clientSecret: envString(env, 'CLIENT_SECRET'),
     apiKeyId: envString(env, 'API_KEY_ID'),
     apiKeySecret: envString(env, 'API_KEY_SECRET'),
-    allowProductionWrites: envString(env, 'ALLOW_PRODUCTION_WRITES') === 'yes',
+    allowProductionWrites,
     controlUrl: target === 'production' ? undefined : envString(env, 'REFERENCE_CONTROL_URL'),
     reportDir: (envString(env, 'K6_REPORT_DIR') ?? 'reports').replace(/\/+$/, ''),
     requestTimeoutMs: envNumber(env, 'REQUEST_TIMEOUT_MS', 10_000, { min: 1, max: 600_000, integer: true }),

@@ -53,6 +53,13 @@ export function rateLimitFindings(
     },
   ];
   if (ra?.count) figures.push({ label: 'Retry-After', value: `${ra.min} s to ${ra.max} s` });
+  const deviation = limitDeviation(estimate, plan.expectedLimit);
+  if (plan.expectedLimit !== undefined) {
+    figures.push({
+      label: 'expected limit',
+      value: `${plan.expectedLimit} requests per window (RATE_EXPECTED_LIMIT)${deviation === undefined ? '' : `: observed ${deviation >= 0 ? '+' : ''}${(deviation * 100).toFixed(1)} %`}`,
+    });
+  }
 
   const recoveredOk = count(metrics, 'rate_limit_recovery_ok');
   const recoveryFailed = count(metrics, 'rate_limit_recovery_failures');
@@ -86,5 +93,20 @@ export function rateLimitFindings(
           'No whole window between two resets was seen; the limit is counted up to the first 429 and is an upper bound if the window began before the probe.',
         ]
       : [];
-  return { figures, verdicts, notes, analysis: { limit: estimate } };
+  return {
+    figures,
+    verdicts,
+    notes,
+    analysis: {
+      limit: estimate,
+      ...(plan.expectedLimit !== undefined ? { expectedLimit: plan.expectedLimit } : {}),
+      ...(deviation !== undefined ? { deviation } : {}),
+    },
+  };
+}
+
+/** (observed - expected) / expected, or undefined when either is unknown. */
+export function limitDeviation(estimate: LimitEstimate, expected: number | undefined): number | undefined {
+  if (expected === undefined || estimate.limitPerWindow === undefined) return undefined;
+  return Math.round(((estimate.limitPerWindow - expected) / expected) * 10_000) / 10_000;
 }

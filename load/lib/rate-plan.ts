@@ -17,6 +17,8 @@ export interface RatePlan {
   maxRetryAfterSeconds: number;
   /** Requests the recovery check may send to provoke a 429 once the ramp is over. */
   recoveryBudget: number;
+  /** RATE_EXPECTED_LIMIT: the limit per window the target is said to have, to compare with. */
+  expectedLimit: number | undefined;
 }
 
 export function readRatePlan(env: EnvMap): RatePlan {
@@ -37,6 +39,10 @@ export function readRatePlan(env: EnvMap): RatePlan {
     maxVus: envNumber(env, 'RATE_MAX_VUS', Math.max(20, Math.ceil(ceiling * 2)), { min: 1, integer: true }),
     maxRetryAfterSeconds: envDuration(env, 'RATE_MAX_RETRY_AFTER', 120, { min: 0, max: 3600 }),
     recoveryBudget: envNumber(env, 'RATE_RECOVERY_BUDGET', 1000, { min: 1, integer: true }),
+    expectedLimit:
+      envString(env, 'RATE_EXPECTED_LIMIT') === undefined
+        ? undefined
+        : envNumber(env, 'RATE_EXPECTED_LIMIT', 0, { min: 1, integer: true }),
   };
 }
 

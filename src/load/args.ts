@@ -1,0 +1,82 @@
+// The load CLI's arguments: the script name, --profile, and everything else for k6.
+//   npm run load:release -- --profile stress --env RELEASE_VUS=40 -- --quiet
+import { PROFILES } from '../../load/lib/release-plan.ts';
+import { isLoadScript, type LoadScriptName } from './scripts.ts';
+
+export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
+  --profile NAME  LOAD_PROFILE for release and flag-cache (smoke, load, stress, soak)
+  anything else   passed to \`k6 run\` as it is (e.g. --env RATE_CEILING=60, --quiet); after \`--\` everything is
+Target and credentials come from .env and the environment (README, section load), never from --env.`;
+
+/** Set by the CLI from the resolved target: overriding them with --env would bypass the guard. */
+const RESERVED = new Set([
+  'CONFORMANCE_TARGET',
+  'API_BASE_URL',
+  'PETSTORE_BASE_URL',
+  'CLIENT_ID',
+  'CLIENT_SECRET',
+  'API_KEY_ID',
+  'API_KEY_SECRET',
+  'ALLOW_PRODUCTION_WRITES',
+  'REFERENCE_CONTROL_URL',
+  'K6_REPORT_DIR',
+]);
+
+export interface LoadArgs {
+  script: LoadScriptName;
+  profile: string | undefined;
+  k6Args: string[];
+  help: boolean;
+}
+
+export class LoadUsageError extends Error {}
+
+function checkEnvArg(value: string | undefined): void {
+  const name = value?.split('=')[0]?.trim() ?? '';
+  if (RESERVED.has(name)) {
+    // The value is not repeated: it may be a secret.
+    throw new LoadUsageError(
+      `--env ${name}=... is not allowed: set ${name} in .env or the environment, where the production guard sees it`,
+    );
+  }
+}
+
+export function parseLoadArgs(argv: readonly string[]): LoadArgs {
+  const [script, ...rest] = argv;
+  if (script === undefined || !isLoadScript(script)) {
+    throw new LoadUsageError(`unknown load script ${JSON.stringify(script ?? '')}\n${LOAD_USAGE}`);
+  }
+  let profile: string | undefined;
+  let help = false;
+  const k6Args: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (arg === '--') {
+      const tail = rest.slice(i + 1);
+      tail.forEach((a, j) => {
+        if (a === '--env' || a === '-e') checkEnvArg(tail[j + 1]);
+        else if (a.startsWith('--env=')) checkEnvArg(a.slice(6));
+      });
+      k6Args.push(...tail);
+      break;
+    }
+    if (arg === '-h' || arg === '--help') help = true;
+    else if (arg === '--profile' || arg.startsWith('--profile=')) {
+      const value = arg === '--profile' ? rest[++i] : arg.slice('--profile='.length);
+      if (value === undefined || !(PROFILES as readonly string[]).includes(value.toLowerCase())) {
+        throw new LoadUsageError(`--profile must be one of ${PROFILES.join(', ')}`);
+      }
+      profile = value.toLowerCase();
+    } else {
+      if (arg === '--env' || arg === '-e') checkEnvArg(rest[i + 1]);
+      else if (arg.startsWith('--env=')) checkEnvArg(arg.slice(6));
+      k6Args.push(arg);
+    }
+  }
+  if (profile !== undefined && script === 'rate-limit') {
+    throw new LoadUsageError(
+      '--profile applies to release and flag-cache; the rate-limit probe has RATE_* variables',
+    );
+  }
+  return { script, profile, k6Args, help };
+}

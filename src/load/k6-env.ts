@@ -1,0 +1,61 @@
+// The environment k6 runs with: the resolved target as the variables load/lib/config.ts reads.
+// Secrets travel only here, never in k6's argv (argv shows in `ps`, the environment does not).
+import type { TargetConfig } from '../config/index.ts';
+
+/** Variables describing a target: set from the resolved config, or removed so none leaks through. */
+const TARGET_VARIABLES = [
+  'CONFORMANCE_TARGET',
+  'API_BASE_URL',
+  'PETSTORE_BASE_URL',
+  'CLIENT_ID',
+  'CLIENT_SECRET',
+  'API_KEY_ID',
+  'API_KEY_SECRET',
+  'ALLOW_PRODUCTION_WRITES',
+  'REQUEST_TIMEOUT_MS',
+  'REFERENCE_CONTROL_URL',
+] as const;
+
+export interface K6EnvOptions {
+  /** The environment the CLI was started with (load variables such as RATE_CEILING pass through). */
+  base: NodeJS.ProcessEnv;
+  reportDir: string;
+  /** LOAD_PROFILE (the --profile option wins over the environment). */
+  profile?: string | undefined;
+  /** Whether the script may reach the pet demo (PETSTORE_BASE_URL is withheld otherwise). */
+  petstore: boolean;
+  /** Whether the script gets the control API (only a reference server has one). */
+  control: boolean;
+  /** Defaults that the user's own variables override (e.g. RATE_WINDOW of the local server). */
+  defaults?: Record<string, string>;
+}
+
+export function k6Environment(config: TargetConfig, options: K6EnvOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...options.defaults, ...options.base };
+  for (const name of TARGET_VARIABLES) delete env[name];
+  Object.assign(env, {
+    CONFORMANCE_TARGET: config.target,
+    API_BASE_URL: config.apiBaseUrl,
+    CLIENT_ID: config.credentials.clientId,
+    CLIENT_SECRET: config.credentials.clientSecret,
+    API_KEY_ID: config.credentials.apiKeyId,
+    API_KEY_SECRET: config.credentials.apiKeySecret,
+    ALLOW_PRODUCTION_WRITES: config.allowProductionWrites ? 'yes' : 'no',
+    REQUEST_TIMEOUT_MS: String(config.requestTimeoutMs),
+    K6_REPORT_DIR: options.reportDir,
+  });
+  if (options.petstore && config.target !== 'production') env.PETSTORE_BASE_URL = config.petstoreBaseUrl;
+  if (options.control && config.controlUrl && config.target !== 'production') {
+    env.REFERENCE_CONTROL_URL = config.controlUrl;
+  }
+  if (options.profile !== undefined) env.LOAD_PROFILE = options.profile;
+  // k6 reports anonymous usage to Grafana by default; a test harness should not phone home unasked.
+  env.K6_NO_USAGE_REPORT ??= 'true';
+  return env;
+}
+
+/** Where handleSummary writes: K6_REPORT_DIR, else CONFORMANCE_REPORTS_DIR, else reports/. */
+export function reportDirFrom(env: NodeJS.ProcessEnv): string {
+  const chosen = env.K6_REPORT_DIR?.trim() || env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports';
+  return chosen.replace(/\/+$/, '') || '/';
+}
