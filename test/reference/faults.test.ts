@@ -1,0 +1,207 @@
+// Every named fault is real: a small probe of the rule it breaks holds on the clean server and
+// fails once that fault (and only it) is switched on. A fault without a probe fails the test.
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../../src/reference/index.ts';
+import { type Answer, type Envelope, errorBodyProblems, type TestServer, withServer } from './helpers.ts';
+
+/** true when the rule holds. */
+type Probe = (s: TestServer) => Promise<boolean>;
+
+const CUSTOMERS = '/api/v1/customers';
+const ME = '/api/v1/user/me';
+const FLAGS = '/api/v1/feature-flags';
+const REPORTS = '/api/v1/reports';
+const PETS = '/petstore/v1/pets';
+
+const isJson = (a: Answer) => /^application\/json/.test(a.headers['content-type'] ?? '');
+const page = async (s: TestServer, n: number) => (await s.withKey(`${CUSTOMERS}?page=${n}`)).json as Envelope;
+const beyond = async (s: TestServer) =>
+  (await s.withKey(`${CUSTOMERS}?page=4`)).json as Record<string, unknown>;
+const notFound = (s: TestServer) => s.call('/api/v1/nothing-here');
+const errorField =
+  (field: string, ok: (v: unknown) => boolean): Probe =>
+  async (s) =>
+    ok(((await notFound(s)).json as Record<string, unknown>)[field]);
+const flagOf = (a: Answer, name: string) =>
+  (a.json as { data: { name: string; enabled: boolean }[] }).data.find((f) => f.name === name)?.enabled;
+const pets = async (s: TestServer, query = '') => (await s.call(`${PETS}${query}`)).json as unknown;
+
+const expiredTokenProbe: Probe = async (s) => {
+  const headers = await s.bearerHeaders();
+  s.control.advanceClock(3601);
+  const answer = await s.call(ME, { headers });
+  return answer.status === 401 && (answer.json as { code?: string }).code === 'SESSION_EXPIRED';
+};
+
+const disabledReports = async (s: TestServer) => {
+  s.control.setFeature('reports', false);
+  return s.withKey(REPORTS);
+};
+
+const pageBeyondIs422: Probe = async (s) => (await s.withKey(`${CUSTOMERS}?page=4`)).status === 422;
+
+/** Two requests with a key limited to one per minute: the second one's answer. */
+async function overLimit(s: TestServer): Promise<Answer> {
+  const key = s.control.createApiKey({ rateLimit: { limit: 1, windowSeconds: 60 } });
+  const headers = { 'x-api-key-id': key.id, 'x-api-key-secret': key.secret };
+  await s.call(CUSTOMERS, { headers });
+  const second = await s.call(CUSTOMERS, { headers });
+  // Waiting what Retry-After says must be enough.
+  s.control.advanceClock(Number(second.headers['retry-after'] ?? 60));
+  const third = await s.call(CUSTOMERS, { headers });
+  return { ...second, headers: { ...second.headers, 'x-third-status': String(third.status) } };
+}
+
+const PROBES: Record<string, Probe> = {
+  'token-missing-access-token': async (s) =>
+    typeof ((await s.requestToken()).json as Record<string, unknown>).access_token === 'string',
+  'token-not-accepted': async (s) => (await s.withBearer(ME)).status === 200,
+  'token-wrong-secret-accepted': async (s) => (await s.requestToken('wrong')).status === 401,
+  'api-key-refused-on-customers': async (s) => (await s.withKey(CUSTOMERS)).status === 200,
+  'api-key-wrong-secret-accepted': async (s) =>
+    (await s.call(CUSTOMERS, { headers: { ...s.keyHeaders(), 'x-api-key-secret': 'wrong' } })).status === 401,
+  'pinned-key-accepted-anywhere': async (s) =>
+    (await s.call(CUSTOMERS, { headers: s.pinnedKeyHeaders() })).status === 403,
+  'bearer-lowercase-scheme-only': async (s) =>
+    (await s.call(ME, { headers: { authorization: `Bearer ${await s.token()}` } })).status === 200,
+  'no-credentials-accepted': async (s) => (await s.call(CUSTOMERS)).status === 401,
+  'user-me-accepts-api-key': async (s) => (await s.withKey(ME)).status === 403,
+  'flags-accept-api-key': async (s) => (await s.withKey(FLAGS)).status === 403,
+  'invalid-bearer-accepted': async (s) =>
+    (await s.call(ME, { headers: { authorization: 'Bearer forged' } })).status === 401,
+  'envelope-missing-extra': async (s) => typeof (await page(s, 1)).extra === 'object',
+  'pagination-numbers-as-strings': async (s) =>
+    Object.values((await page(s, 2)).pagination).every(Number.isInteger),
+  'showing-items-off-by-one': async (s) => {
+    const p = await page(s, 3);
+    return p.pagination.showing_items === p.data.length;
+  },
+  'total-items-off-by-one': async (s) => (await page(s, 1)).pagination.total_items === 137,
+  'pages-overlap': async (s) => {
+    const ids = [1, 2, 3].map(async (n) => (await page(s, n)).data.map((c) => c.id));
+    return new Set((await Promise.all(ids)).flat()).size === 137;
+  },
+  'total-pages-off-by-one': async (s) => (await page(s, 1)).pagination.total_pages === 3,
+  'current-page-zero-based': async (s) => (await page(s, 2)).pagination.current_page === 2,
+  'previous-page-zero-on-first': async (s) => (await page(s, 1)).pagination.previous_page === 1,
+  'next-page-beyond-last': async (s) => (await page(s, 3)).pagination.next_page === 3,
+  'page-beyond-last-200': pageBeyondIs422,
+  'page-beyond-last-400': pageBeyondIs422,
+  'page-beyond-message-without-max': async (s) => /\b3\b/.test(String((await beyond(s)).message)),
+  'page-beyond-errors-filled': async (s) => JSON.stringify((await beyond(s)).errors) === '[]',
+  'page-beyond-unhandled': async (s) => (await beyond(s)).handled === true,
+  'page-size-20': async (s) => (await page(s, 1)).data.length === 50,
+  'page-zero-500': async (s) => (await s.withKey(`${CUSTOMERS}?page=0`)).status === 400,
+  'customers-refuse-bearer': async (s) => (await s.withBearer(CUSTOMERS)).status === 200,
+  'error-missing-message': errorField('message', (v) => typeof v === 'string'),
+  'error-missing-handled': errorField('handled', (v) => typeof v === 'boolean'),
+  'status-code-mismatch': errorField('status_code', (v) => v === 404),
+  'timestamp-not-iso': errorField('timestamp', (v) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)),
+  'error-path-wrong': errorField('path', (v) => v === '/api/v1/nothing-here'),
+  'errors-field-missing': errorField('errors', Array.isArray),
+  'error-text-plain': async (s) => isJson(await notFound(s)),
+  'user-me-array': async (s) => {
+    const body = (await s.withBearer(ME)).json;
+    return typeof body === 'object' && body !== null && !Array.isArray(body);
+  },
+  'flags-html': async (s) => isJson(await s.withBearer(FLAGS)),
+  'flags-not-cached': async (s) => {
+    const headers = await s.bearerHeaders();
+    await s.call(FLAGS, { headers });
+    s.control.setFeature('beta-exports', false);
+    return flagOf(await s.call(FLAGS, { headers }), 'beta-exports') === true;
+  },
+  'flags-never-renewed': async (s) => {
+    const headers = await s.bearerHeaders();
+    await s.call(FLAGS, { headers });
+    s.control.setFeature('beta-exports', false);
+    s.control.advanceClock(61);
+    return flagOf(await s.call(FLAGS, { headers }), 'beta-exports') === false;
+  },
+  'feature-disabled-403': async (s) => (await disabledReports(s)).status === 503,
+  'feature-disabled-ignored': async (s) => (await disabledReports(s)).status === 503,
+  'feature-disabled-wrong-code': async (s) =>
+    ((await disabledReports(s)).json as { code?: string }).code === 'FEATURE_FLAG_DISABLED',
+  'feature-disabled-generic-message': async (s) =>
+    String(((await disabledReports(s)).json as { message?: string }).message).includes('reports'),
+  'expired-token-accepted': expiredTokenProbe,
+  'session-expired-other-code': expiredTokenProbe,
+  'renewal-returns-stale-token': async (s) => {
+    const stale = await s.token();
+    s.control.expireSessions(stale);
+    await s.call(ME, { headers: { authorization: `Bearer ${stale}` } });
+    const fresh = await s.token();
+    return (
+      fresh !== stale && (await s.call(ME, { headers: { authorization: `Bearer ${fresh}` } })).status === 200
+    );
+  },
+  'token-single-use': async (s) => {
+    const headers = await s.bearerHeaders();
+    return (await s.call(ME, { headers })).status === 200 && (await s.call(ME, { headers })).status === 200;
+  },
+  'rate-limit-503': async (s) => (await overLimit(s)).status === 429,
+  'rate-limit-no-body': async (s) => errorBodyProblems(await overLimit(s)).length === 0,
+  'rate-limit-no-retry-after': async (s) => (await overLimit(s)).headers['retry-after'] !== undefined,
+  'retry-after-too-short': async (s) => (await overLimit(s)).headers['x-third-status'] === '200',
+  'pets-wrapped-in-object': async (s) => Array.isArray(await pets(s)),
+  'pet-id-as-string': async (s) =>
+    ((await pets(s, '?limit=10')) as { id: unknown }[]).every((p) => Number.isInteger(p.id)),
+  'pet-status-outside-enum': async (s) =>
+    ((await pets(s)) as { status?: string }[]).every(
+      (p) => p.status === undefined || ['available', 'pending', 'sold'].includes(p.status),
+    ),
+  'pets-limit-ignored': async (s) => ((await pets(s, '?limit=5')) as unknown[]).length === 5,
+  'pets-limit-over-100': async (s) => (await s.call(`${PETS}?limit=101`)).status === 400,
+  'pets-default-limit-10': async (s) => ((await pets(s)) as unknown[]).length === 100,
+  'create-pet-200': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5001, name: 'A' } })).status === 201,
+  'created-pet-lost': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5002, name: 'B' } });
+    return (await s.call(`${PETS}/5002`)).status === 200;
+  },
+  'pet-without-name-accepted': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5003 } })).status === 400,
+  'no-deprecation-header': async (s) => (await s.call(`${PETS}/1`)).headers.deprecation !== undefined,
+  'unknown-pet-400': async (s) => (await s.call(`${PETS}/424242`)).status === 404,
+  'customers-text-content-type': async (s) => isJson(await s.withKey(CUSTOMERS)),
+};
+
+describe('named faults', () => {
+  it('there are 30 or more, each named once and tied to a rule', () => {
+    expect(FAULTS.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+    for (const f of FAULTS) {
+      expect(f.rule).toMatch(/^[A-Z]+-\d{2}$/);
+      expect(f.description.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('every fault has a probe, and every probe a fault', () => {
+    expect(Object.keys(PROBES).sort()).toEqual(FAULTS.map((f) => f.name).sort());
+  });
+
+  it.each(FAULTS.map((f) => [f.name, f.rule] as const))(
+    '%s breaks %s: its probe holds clean, fails with the fault',
+    async (name) => {
+      const probe = PROBES[name];
+      expect(probe, `no probe for fault ${name}`).toBeDefined();
+      if (!probe) return;
+      await withServer({}, async (s) => {
+        expect(await probe(s), 'the rule holds on the clean server').toBe(true);
+        s.control.reset();
+        s.control.setFaults([name]);
+        expect(await probe(s), `the rule is broken with ${name}`).toBe(false);
+      });
+    },
+  );
+
+  it('a fault given at start is active, and reset() keeps the start faults', async () => {
+    await withServer({ faults: ['page-size-20'] }, async (s) => {
+      expect((await page(s, 1)).data).toHaveLength(20);
+      s.control.setFaults([]);
+      expect((await page(s, 1)).data).toHaveLength(50);
+      s.control.reset();
+      expect(s.control.faults()).toEqual(['page-size-20']);
+    });
+  });
+});
