@@ -149,7 +149,9 @@ async function main(): Promise<void> {
     // One request per route first, so the seeded data is built before memory is first read.
     const origin = new URL(server.apiBaseUrl).origin;
     for (const r of scenarios(server, token).flatMap((sc) => sc.requests)) {
-      await (await fetch(`${origin}${r.path}`, { headers: r.headers ?? {} })).arrayBuffer();
+      await (
+        await fetch(`${origin}${r.path}`, { headers: (r.headers ?? {}) as Record<string, string> })
+      ).arrayBuffer();
     }
     const before = o.memory ? memory('before') : undefined;
     for (const scenario of scenarios(server, token)) {
