@@ -1,11 +1,9 @@
 // How the CLI starts the reference server for the local target, per script: the control API
 // where the script steers the server, and the limiter the script should meet.
 import type { ReferenceServerOptions } from '../reference/index.ts';
+import { DEFAULT_RATE_LIMIT } from '../reference/options.ts';
 import type { LoadScriptName } from './scripts.ts';
 import { LOAD_SCRIPTS } from './scripts.ts';
-
-/** The reference server's own default (options.ts): 600 requests per 60 s per credential. */
-const DEFAULT_LIMIT = { limit: 600, windowSeconds: 60 };
 
 export interface LocalServerPlan {
   options: ReferenceServerOptions;
@@ -32,11 +30,11 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
 export function localServerPlan(script: LoadScriptName, env: NodeJS.ProcessEnv): LocalServerPlan {
   const off = env.LOCAL_RATE_LIMIT?.trim().toLowerCase() === 'off';
   const limit = off ? undefined : positiveInteger(env, 'LOCAL_RATE_LIMIT');
-  const windowSeconds = positiveInteger(env, 'LOCAL_RATE_WINDOW') ?? DEFAULT_LIMIT.windowSeconds;
+  const windowSeconds = positiveInteger(env, 'LOCAL_RATE_WINDOW') ?? DEFAULT_RATE_LIMIT.windowSeconds;
   const rateLimit =
     off || (script === 'release' && limit === undefined)
       ? null
-      : { limit: limit ?? DEFAULT_LIMIT.limit, windowSeconds };
+      : { limit: limit ?? DEFAULT_RATE_LIMIT.limit, windowSeconds };
   const defaults: Record<string, string> = {};
   if (script === 'rate-limit' && rateLimit) {
     // The probe then reports the limit per known window and how far it is from the configured one.

@@ -1,5 +1,7 @@
 // One GET of the target's base address before k6 starts: an unreachable target is one line and
 // exit 2, not a k6 run of failed requests. Any HTTP answer (even 404) means it is reachable.
+// undici's request, not fetch: fetch refuses ports the browser blocks, which k6 would still use.
+import { request } from 'undici';
 
 const CAUSES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -10,6 +12,7 @@ const CAUSES: Record<string, string> = {
   ENETUNREACH: 'network unreachable',
   UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
   UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_ABORTED: 'no answer in time',
 };
 
 function cause(error: unknown): string {
@@ -30,12 +33,13 @@ function cause(error: unknown): string {
 /** undefined when the address answers; otherwise why not, in one line. */
 export async function unreachableReason(url: string, timeoutMs: number): Promise<string | undefined> {
   try {
-    const res = await fetch(url, {
+    const res = await request(url, {
       method: 'GET',
-      redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
-    await res.body?.cancel();
+    res.body.resume();
     return undefined;
   } catch (error) {
     return `cannot reach ${url}: ${cause(error)}`;

@@ -1,0 +1,220 @@
+// The load CLI's parts: arguments, k6's exit codes, the k6 environment, finding k6, the local
+// server per script, and the reachability preflight.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import type { TargetConfig } from '../../src/config/index.ts';
+import { LoadUsageError, parseLoadArgs } from '../../src/load/args.ts';
+import { loadExit } from '../../src/load/exit-code.ts';
+import { findK6, K6_INSTALL_HINT, onPath } from '../../src/load/find-k6.ts';
+import { k6Environment, reportDirFrom } from '../../src/load/k6-env.ts';
+import { localServerPlan } from '../../src/load/local-server.ts';
+import { unreachableReason } from '../../src/load/preflight.ts';
+
+describe('parseLoadArgs', () => {
+  it('takes the script, --profile, and hands the rest to k6', () => {
+    expect(parseLoadArgs(['release', '--profile', 'Soak', '--vus', '3', '--', '--profile', 'x'])).toEqual({
+      script: 'release',
+      profile: 'soak',
+      k6Args: ['--vus', '3', '--profile', 'x'],
+      help: false,
+    });
+    expect(parseLoadArgs(['flag-cache', '--profile=smoke']).profile).toBe('smoke');
+    expect(parseLoadArgs(['rate-limit', '-h']).help).toBe(true);
+  });
+
+  it('refuses unknown scripts and profiles, and --profile for the rate probe', () => {
+    expect(() => parseLoadArgs(['spike'])).toThrow(LoadUsageError);
+    expect(() => parseLoadArgs([])).toThrow(/unknown load script ""/);
+    expect(() => parseLoadArgs(['release', '--profile', 'spike'])).toThrow(/smoke, load, stress, soak/);
+    expect(() => parseLoadArgs(['release', '--profile'])).toThrow(/--profile must be/);
+    expect(() => parseLoadArgs(['rate-limit', '--profile', 'smoke'])).toThrow(/RATE_\* variables/);
+  });
+
+  it('keeps the target out of --env, before and after --, without repeating the value', () => {
+    for (const args of [
+      ['release', '--env', 'API_BASE_URL=https://prod.example.test/api/'],
+      ['release', '-e', 'CONFORMANCE_TARGET=production'],
+      ['release', '--env=ALLOW_PRODUCTION_WRITES=yes'],
+      ['release', '--', '--env', 'CLIENT_SECRET=hunter2'],
+    ]) {
+      expect(() => parseLoadArgs(args)).toThrow(/is not allowed: set .* in \.env or the environment/);
+    }
+    try {
+      parseLoadArgs(['release', '--env', 'CLIENT_SECRET=hunter2']);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+    expect(parseLoadArgs(['release', '--env', 'RELEASE_VUS=4']).k6Args).toEqual(['--env', 'RELEASE_VUS=4']);
+  });
+});
+
+describe('loadExit', () => {
+  it('maps k6 exit codes', () => {
+    expect(loadExit(0, null)).toEqual({ code: 0 });
+    expect(loadExit(99, null)).toEqual({ code: 1, message: expect.stringMatching(/^thresholds failed/) });
+    expect(loadExit(107, null)).toEqual({
+      code: 107,
+      message: expect.stringMatching(/script threw an error/),
+    });
+    expect(loadExit(42, null)).toEqual({ code: 42, message: 'k6 exited with code 42' });
+    expect(loadExit(null, 'SIGKILL')).toEqual({ code: 2, message: 'k6 was stopped by SIGKILL' });
+  });
+});
+
+const CONFIG: TargetConfig = {
+  target: 'staging',
+  apiBaseUrl: 'https://staging.example.test/api/',
+  petstoreBaseUrl: 'https://pets.example.test/v1',
+  credentials: { clientId: 'c', clientSecret: 'cs', apiKeyId: 'k', apiKeySecret: 'ks' },
+  controlUrl: 'http://127.0.0.1:4010/__control/',
+  allowProductionWrites: false,
+  requestTimeoutMs: 5000,
+  strict: false,
+  slow: true,
+};
+
+describe('k6Environment', () => {
+  const base = {
+    PATH: '/bin',
+    API_BASE_URL: 'https://elsewhere.test/api/',
+    RATE_CEILING: '60',
+    PETSTORE_BASE_URL: 'x',
+  };
+
+  it('puts the resolved target over whatever the environment said, and keeps load variables', () => {
+    const env = k6Environment(CONFIG, {
+      base,
+      reportDir: 'out',
+      petstore: true,
+      control: true,
+      profile: 'load',
+    });
+    expect(env).toMatchObject({
+      PATH: '/bin',
+      RATE_CEILING: '60',
+      CONFORMANCE_TARGET: 'staging',
+      API_BASE_URL: CONFIG.apiBaseUrl,
+      PETSTORE_BASE_URL: CONFIG.petstoreBaseUrl,
+      CLIENT_SECRET: 'cs',
+      API_KEY_SECRET: 'ks',
+      ALLOW_PRODUCTION_WRITES: 'no',
+      REQUEST_TIMEOUT_MS: '5000',
+      REFERENCE_CONTROL_URL: CONFIG.controlUrl,
+      K6_REPORT_DIR: 'out',
+      LOAD_PROFILE: 'load',
+      K6_NO_USAGE_REPORT: 'true',
+    });
+  });
+
+  it('withholds the pet demo and the control API where the script or the target must not have them', () => {
+    const env = k6Environment(CONFIG, { base, reportDir: 'r', petstore: false, control: false });
+    expect(env.PETSTORE_BASE_URL).toBeUndefined();
+    expect(env.REFERENCE_CONTROL_URL).toBeUndefined();
+    expect(env.LOAD_PROFILE).toBeUndefined();
+    const prod = { ...CONFIG, target: 'production' as const, allowProductionWrites: true };
+    const prodEnv = k6Environment(prod, { base, reportDir: 'r', petstore: true, control: true });
+    expect(prodEnv.PETSTORE_BASE_URL).toBeUndefined();
+    expect(prodEnv.REFERENCE_CONTROL_URL).toBeUndefined();
+    expect(prodEnv.ALLOW_PRODUCTION_WRITES).toBe('yes');
+  });
+
+  it('lets the user override the defaults it suggests', () => {
+    const env = k6Environment(CONFIG, {
+      base: { RATE_WINDOW: '9s', K6_NO_USAGE_REPORT: 'false' },
+      reportDir: 'r',
+      petstore: false,
+      control: false,
+      defaults: { RATE_WINDOW: '60s', RATE_EXPECTED_LIMIT: '600' },
+    });
+    expect(env).toMatchObject({ RATE_WINDOW: '9s', RATE_EXPECTED_LIMIT: '600', K6_NO_USAGE_REPORT: 'false' });
+  });
+
+  it('chooses the report directory', () => {
+    expect(reportDirFrom({})).toBe('reports');
+    expect(reportDirFrom({ CONFORMANCE_REPORTS_DIR: '/tmp/c/' })).toBe('/tmp/c');
+    expect(reportDirFrom({ CONFORMANCE_REPORTS_DIR: '/tmp/c', K6_REPORT_DIR: ' /tmp/k ' })).toBe('/tmp/k');
+  });
+});
+
+describe('findK6', () => {
+  const exists = (paths: string[]) => (p: string) => paths.includes(p);
+
+  it('prefers PATH, then Go, then ~/go/bin', () => {
+    const env = { PATH: '/a:/b' };
+    expect(findK6({ env, home: '/h', isExecutable: exists(['/b/k6', '/h/go/bin/k6']) })).toBe('/b/k6');
+    expect(findK6({ env, home: '/h', isExecutable: exists(['/h/go/bin/k6']) })).toBe('/h/go/bin/k6');
+    expect(findK6({ env, home: '/h', isExecutable: exists([]) })).toBeUndefined();
+    expect(onPath('k6', { env: { PATH: '' }, isExecutable: () => true })).toBeUndefined();
+  });
+
+  it('says how to install k6 in one line', () => {
+    expect(K6_INSTALL_HINT).not.toMatch(/\n/);
+    expect(K6_INSTALL_HINT).toContain('go install go.k6.io/k6@v1.7.0');
+    expect(K6_INSTALL_HINT).toContain('https://grafana.com/docs/k6/latest/set-up/install-k6/');
+  });
+});
+
+describe('localServerPlan', () => {
+  it('turns the control API on for flag-cache only', () => {
+    expect(localServerPlan('flag-cache', {}).options.control).toBe(true);
+    expect(localServerPlan('rate-limit', {}).options.control).toBe(false);
+    expect(localServerPlan('release', {}).options.control).toBe(false);
+  });
+
+  it('gives the rate probe the server default limit to compare with', () => {
+    expect(localServerPlan('rate-limit', {})).toMatchObject({
+      options: { rateLimit: { limit: 600, windowSeconds: 60 } },
+      defaults: { RATE_WINDOW: '60s', RATE_EXPECTED_LIMIT: '600' },
+    });
+    expect(
+      localServerPlan('rate-limit', { LOCAL_RATE_LIMIT: '30', LOCAL_RATE_WINDOW: '5' }).options.rateLimit,
+    ).toEqual({
+      limit: 30,
+      windowSeconds: 5,
+    });
+  });
+
+  it('runs release without a limiter unless asked, and anything with LOCAL_RATE_LIMIT=off', () => {
+    expect(localServerPlan('release', {}).options.rateLimit).toBeNull();
+    expect(localServerPlan('release', { LOCAL_RATE_LIMIT: '100' }).options.rateLimit).toEqual({
+      limit: 100,
+      windowSeconds: 60,
+    });
+    expect(localServerPlan('rate-limit', { LOCAL_RATE_LIMIT: 'off' })).toMatchObject({
+      options: { rateLimit: null },
+      defaults: {},
+    });
+    expect(() => localServerPlan('rate-limit', { LOCAL_RATE_LIMIT: 'many' })).toThrow(
+      /LOCAL_RATE_LIMIT="many"/,
+    );
+  });
+});
+
+describe('unreachableReason', () => {
+  it('accepts any HTTP answer and names the cause when there is none', async () => {
+    const server = createServer((_, res) => res.writeHead(404).end('no'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      expect(await unreachableReason(`http://127.0.0.1:${port}/api/`, 2000)).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(await unreachableReason(`http://127.0.0.1:${port}/api/`, 2000)).toBe(
+      `cannot reach http://127.0.0.1:${port}/api/: connection refused`,
+    );
+  });
+
+  it('gives up after the timeout when the server never answers', async () => {
+    const server = createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      expect(await unreachableReason(`http://127.0.0.1:${port}/api/`, 300)).toMatch(/no answer in time$/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,71 @@
+// Running `src/cli/load.ts` as the npm scripts do, in a child process, with a chosen environment.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Variables of .env.example, blanked so a developer's own environment does not leak in. */
+export const BLANK_TARGET = {
+  CONFORMANCE_TARGET: '',
+  API_BASE_URL: '',
+  PETSTORE_BASE_URL: '',
+  CLIENT_ID: '',
+  CLIENT_SECRET: '',
+  API_KEY_ID: '',
+  API_KEY_SECRET: '',
+  PINNED_API_KEY_ID: '',
+  PINNED_API_KEY_SECRET: '',
+  DISABLED_FEATURE_ROUTE: '',
+  EXPIRED_ACCESS_TOKEN: '',
+  ALLOW_PRODUCTION_WRITES: '',
+  REFERENCE_CONTROL_URL: '',
+  K6_REPORT_DIR: '',
+  LOAD_PROFILE: '',
+  RELEASE_PETS: '',
+  FORCE_COLOR: '0',
+};
+
+export function runLoadCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/load.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...BLANK_TARGET, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * A stand-in `k6` on PATH that records its argv and environment and exits with FAKE_K6_EXIT: shows
+ * what the CLI hands to k6 without needing k6.
+ */
+export function fakeK6(): { dir: string; argvFile: string; envFile: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'fake-k6-'));
+  const argvFile = join(dir, 'argv');
+  const envFile = join(dir, 'env');
+  const script = join(dir, 'k6');
+  writeFileSync(
+    script,
+    `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\nenv > '${envFile}'\nexit "\${FAKE_K6_EXIT:-0}"\n`,
+  );
+  chmodSync(script, 0o755);
+  return { dir, argvFile, envFile };
+}

@@ -1,0 +1,167 @@
+// `npm run load:*` without real k6: configuration and guard refusals, the missing-k6 hint, an
+// unreachable target, and what reaches k6 (a stand-in k6 records its argv and environment).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fakeK6, runLoadCli } from './cli-run.ts';
+
+const STAGING = {
+  CONFORMANCE_TARGET: 'staging',
+  API_BASE_URL: 'http://127.0.0.1:9/api/', // discard port: nothing listens there
+  PETSTORE_BASE_URL: 'http://127.0.0.1:9/petstore/v1',
+  CLIENT_ID: 'client',
+  CLIENT_SECRET: 'cli-test-client-secret',
+  API_KEY_ID: 'key',
+  API_KEY_SECRET: 'cli-test-api-key-secret',
+};
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** PATH with only node's own directory and a stand-in k6: neither real k6 nor Go is found. */
+function isolatedPath(k6Dir?: string): string {
+  return [k6Dir, join(process.execPath, '..')].filter(Boolean).join(':');
+}
+
+const oneLine = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter((l) => !/^npm warn/.test(l));
+
+describe.concurrent('npm run load:* refuses before starting k6', () => {
+  it('a bad configuration: one message, exit 2, no secret', async () => {
+    const run = await runLoadCli(['rate-limit'], { ...STAGING, API_BASE_URL: 'not a url' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^Configuration invalid: 1 problem/);
+    expect(run.stderr).toMatch(/API_BASE_URL/);
+    expect(run.stderr).not.toContain(STAGING.CLIENT_SECRET);
+  });
+
+  it('production without ALLOW_PRODUCTION_WRITES=yes: the guard reason, exit 2', async () => {
+    const run = await runLoadCli(['release'], { ...STAGING, CONFORMANCE_TARGET: 'production' });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      'load: refusing to run release against production: load against production is off (set ALLOW_PRODUCTION_WRITES=yes to allow it)',
+    ]);
+  });
+
+  it('the pet list against production even with the switch on', async () => {
+    const env = { ...STAGING, CONFORMANCE_TARGET: 'production', ALLOW_PRODUCTION_WRITES: 'yes' };
+    const run = await runLoadCli(['release'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/pet demo interface is never exercised against production.*RELEASE_PETS=off/);
+  });
+
+  it('a missing k6: one line saying how to install it, exit 2', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'no-k6-home-'));
+    dirs.push(home);
+    const run = await runLoadCli(['rate-limit'], { ...STAGING, PATH: isolatedPath(), HOME: home });
+    expect(run.code).toBe(2);
+    const lines = oneLine(run.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /k6 is not installed: run `go install go\.k6\.io\/k6@v1\.7\.0`.*package manager/,
+    );
+  });
+
+  it('an unreachable target: one line, exit 2, k6 never started', async () => {
+    const k6 = fakeK6();
+    dirs.push(k6.dir);
+    const run = await runLoadCli(['rate-limit'], { ...STAGING, PATH: isolatedPath(k6.dir) });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      'load: cannot reach http://127.0.0.1:9/api/: connection refused (API_BASE_URL of the staging target)',
+    ]);
+    expect(existsSync(k6.argvFile)).toBe(false);
+  });
+
+  it('bad arguments: one line with the usage, exit 2', async () => {
+    const unknown = await runLoadCli(['spike'], STAGING);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^load: unknown load script "spike"/);
+    const reserved = await runLoadCli(
+      ['rate-limit', '--env', `CLIENT_SECRET=${STAGING.CLIENT_SECRET}`],
+      STAGING,
+    );
+    expect(reserved.code).toBe(2);
+    expect(reserved.stderr).toMatch(/--env CLIENT_SECRET=\.\.\. is not allowed/);
+    expect(reserved.stderr).not.toContain(STAGING.CLIENT_SECRET);
+  });
+});
+
+describe('what reaches k6 (a stand-in k6, the local reference server)', () => {
+  it('target and secrets in the environment only, options in argv, exit 99 -> 1', async () => {
+    const k6 = fakeK6();
+    dirs.push(k6.dir);
+    const reports = join(k6.dir, 'reports');
+    const run = await runLoadCli(
+      ['release', '--profile', 'stress', '--env', 'RELEASE_VUS=3', '--', '--quiet'],
+      {
+        PATH: isolatedPath(k6.dir),
+        CONFORMANCE_REPORTS_DIR: reports,
+        FAKE_K6_EXIT: '99',
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^load: reference server \(local target\): rate limit off at http:\/\/127\.0\.0\.1:\d+\/api\//,
+    );
+    expect(run.stderr).toMatch(/load: thresholds failed \(k6 exit code 99\)/);
+    const argv = readFileSync(k6.argvFile, 'utf8').trim().split('\n');
+    expect(argv.slice(0, 4)).toEqual(['run', '--env', 'RELEASE_VUS=3', '--quiet']);
+    expect(argv[4]).toMatch(/\/load\/release\.ts$/);
+    expect(argv.join(' ')).not.toMatch(/secret/i);
+    const env = Object.fromEntries(
+      readFileSync(k6.envFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    expect(env).toMatchObject({
+      CONFORMANCE_TARGET: 'local',
+      CLIENT_ID: 'local-conformance-client',
+      CLIENT_SECRET: 'local-client-secret-do-not-use-elsewhere',
+      API_KEY_SECRET: 'local-api-key-secret-do-not-use-elsewhere',
+      ALLOW_PRODUCTION_WRITES: 'no',
+      K6_REPORT_DIR: reports,
+      LOAD_PROFILE: 'stress',
+      K6_NO_USAGE_REPORT: 'true',
+    });
+    expect(env.API_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/$/);
+    expect(env.PETSTORE_BASE_URL).toMatch(/\/petstore\/v1$/);
+    expect(env.REFERENCE_CONTROL_URL).toBeUndefined();
+    expect(existsSync(reports)).toBe(true);
+  });
+
+  it('gives flag-cache the control API and rate-limit the local limiter to compare with', async () => {
+    const k6 = fakeK6();
+    dirs.push(k6.dir);
+    const read = () =>
+      Object.fromEntries(
+        readFileSync(k6.envFile, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      );
+    const base = { PATH: isolatedPath(k6.dir), K6_REPORT_DIR: join(k6.dir, 'r') };
+    const flags = await runLoadCli(['flag-cache'], base);
+    expect(flags.code).toBe(0);
+    expect(read().REFERENCE_CONTROL_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__control\/$/);
+    expect(read().PETSTORE_BASE_URL).toBeUndefined();
+    const rate = await runLoadCli(['rate-limit'], {
+      ...base,
+      LOCAL_RATE_LIMIT: '40',
+      LOCAL_RATE_WINDOW: '5',
+    });
+    expect(rate.code).toBe(0);
+    expect(rate.stderr).toMatch(/rate limit 40 requests per 5 s/);
+    expect(read()).toMatchObject({ RATE_WINDOW: '5s', RATE_EXPECTED_LIMIT: '40' });
+    const own = await runLoadCli(['rate-limit'], { ...base, RATE_WINDOW: '9s' });
+    expect(own.code).toBe(0);
+    expect(read()).toMatchObject({ RATE_WINDOW: '9s', RATE_EXPECTED_LIMIT: '600' });
+  });
+});

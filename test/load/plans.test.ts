@@ -1,0 +1,229 @@
+// The scripts' plans from the environment: the rate ramp, the flag poller and its clock model, and
+// the release profiles, with one-line errors for bad values.
+import { describe, expect, it } from 'vitest';
+import { LoadConfigError } from '../../load/lib/env.ts';
+import {
+  featureStates,
+  nextPollMs,
+  pollRate,
+  readFlagPlan,
+  ticksBefore,
+  virtualMs,
+  virtualSeconds,
+} from '../../load/lib/flag-plan.ts';
+import {
+  arrivalUnit,
+  offeredRateAt,
+  rampSeconds,
+  rampStages,
+  readRatePlan,
+  stepRates,
+} from '../../load/lib/rate-plan.ts';
+import {
+  PROFILES,
+  readReleasePlan,
+  releaseEndpoints,
+  releaseThresholds,
+} from '../../load/lib/release-plan.ts';
+
+describe('the rate plan', () => {
+  it('defaults to a 2 to 30 req/s ramp in five one-minute steps over the API key', () => {
+    const plan = readRatePlan({});
+    expect(plan).toMatchObject({
+      auth: 'apiKey',
+      path: 'v1/customers',
+      rates: [2, 9, 16, 23, 30],
+      stepSeconds: 60,
+      windowSeconds: undefined,
+      expectedLimit: undefined,
+    });
+    expect(rampSeconds(plan)).toBe(300);
+  });
+
+  it('reads every variable', () => {
+    const plan = readRatePlan({
+      RATE_START: '1',
+      RATE_CEILING: '4',
+      RATE_STEPS: '4',
+      RATE_STEP_DURATION: '2s',
+      RATE_WINDOW: '1m',
+      RATE_AUTH: 'Bearer',
+      RATE_PATH: '/v1/user/me',
+      RATE_MAX_VUS: '7',
+      RATE_EXPECTED_LIMIT: '600',
+    });
+    expect(plan).toMatchObject({
+      auth: 'bearer',
+      path: 'v1/user/me',
+      rates: [1, 2, 3, 4],
+      stepSeconds: 2,
+      windowSeconds: 60,
+      maxVus: 7,
+      expectedLimit: 600,
+    });
+  });
+
+  it('turns steps into ramping-arrival-rate stages: a jump, then a hold', () => {
+    const plan = readRatePlan({
+      RATE_START: '2',
+      RATE_CEILING: '6',
+      RATE_STEPS: '3',
+      RATE_STEP_DURATION: '5s',
+    });
+    expect(rampStages(plan)).toEqual([
+      { target: 2, duration: '5000ms' },
+      { target: 4, duration: '0s' },
+      { target: 4, duration: '5000ms' },
+      { target: 6, duration: '0s' },
+      { target: 6, duration: '5000ms' },
+    ]);
+    expect(arrivalUnit(plan)).toEqual({ timeUnit: '1s', scale: 1 });
+    expect(offeredRateAt(plan, 0)).toBe(2);
+    expect(offeredRateAt(plan, 7.5)).toBe(4);
+    expect(offeredRateAt(plan, 99)).toBe(6);
+  });
+
+  it('expresses fractional rates per minute (k6 rates are whole numbers per time unit)', () => {
+    expect(stepRates(1, 2, 3)).toEqual([1, 1.5, 2]);
+    expect(arrivalUnit(readRatePlan({ RATE_START: '1', RATE_CEILING: '2', RATE_STEPS: '3' }))).toEqual({
+      timeUnit: '1m',
+      scale: 60,
+    });
+    expect(stepRates(5, 9, 1)).toEqual([9]);
+  });
+
+  it('refuses bad values with the variable and what was expected', () => {
+    expect(() => readRatePlan({ RATE_CEILING: '1', RATE_START: '5' })).toThrow(
+      'RATE_CEILING="1" is not valid: expected a number from 5 to 100000',
+    );
+    expect(() => readRatePlan({ RATE_STEPS: '2.5' })).toThrow(/RATE_STEPS.*an integer/);
+    expect(() => readRatePlan({ RATE_STEP_DURATION: 'forever' })).toThrow(/RATE_STEP_DURATION="forever"/);
+    expect(() => readRatePlan({ RATE_AUTH: 'basic' })).toThrow(/RATE_AUTH="basic".*apikey, bearer/);
+    expect(() => readRatePlan({ RATE_EXPECTED_LIMIT: '0' })).toThrow(LoadConfigError);
+  });
+});
+
+describe('the flag plan', () => {
+  it('runs for longer than the window in real time without a control API', () => {
+    const plan = readFlagPlan({}, false);
+    expect(plan).toMatchObject({
+      vus: 5,
+      pollSeconds: 5,
+      durationSeconds: 150,
+      tickSeconds: 0,
+      lapseSeconds: 0,
+    });
+    expect(plan.durationSeconds).toBeGreaterThan(plan.windowSeconds);
+    expect(plan.toggleFeatures).toEqual([]);
+    expect(virtualMs(plan, 42_000)).toBe(42_000);
+  });
+
+  it('moves the reference server clock in smoke mode so 12 s cover more than two windows', () => {
+    const plan = readFlagPlan({ LOAD_PROFILE: 'smoke' }, true);
+    expect(plan).toMatchObject({
+      vus: 3,
+      pollSeconds: 1,
+      durationSeconds: 12,
+      tickSeconds: 1,
+      lapseSeconds: 12,
+    });
+    expect(virtualSeconds(plan)).toBe(12 + 12 * 12);
+    expect(virtualSeconds(plan)).toBeGreaterThan(2 * plan.windowSeconds);
+    expect(ticksBefore(plan, 2500)).toBe(2);
+    expect(virtualMs(plan, 2500)).toBe(2500 + 24_000);
+  });
+
+  it('polls half a tick after each tick, away from the clock jumps', () => {
+    const plan = readFlagPlan({ LOAD_PROFILE: 'smoke', FLAG_TICK: '2s', FLAG_POLL_INTERVAL: '4s' }, true);
+    expect(nextPollMs(plan, 0, 0)).toBe(1000);
+    expect(nextPollMs(plan, 2, 1001)).toBe(5000);
+    const real = readFlagPlan({ FLAG_VUS: '4', FLAG_POLL_INTERVAL: '4s' }, false);
+    expect([0, 1, 2, 3].map((vu) => nextPollMs(real, vu, 0))).toEqual([0, 1000, 2000, 3000]);
+  });
+
+  it('keeps the polling rate below the limiter by default', () => {
+    expect(pollRate(readFlagPlan({}, false))).toBe(1);
+    expect(pollRate(readFlagPlan({ LOAD_PROFILE: 'smoke' }, true))).toBe(3);
+  });
+
+  it('switches features so that renewals bring new data', () => {
+    const plan = readFlagPlan({ LOAD_PROFILE: 'smoke', FLAG_TOGGLE_FEATURES: 'a, b' }, true);
+    expect(featureStates(plan, 0)).toEqual([
+      { feature: 'a', enabled: true },
+      { feature: 'b', enabled: true },
+    ]);
+    expect(featureStates(plan, 3)).toEqual([
+      { feature: 'a', enabled: false },
+      { feature: 'b', enabled: false },
+    ]);
+  });
+
+  it('refuses a time lapse without a control API and a poll interval out of step with the ticks', () => {
+    expect(() => readFlagPlan({ FLAG_TIME_LAPSE: '10' }, false)).toThrow(
+      /FLAG_TIME_LAPSE needs REFERENCE_CONTROL_URL/,
+    );
+    expect(() =>
+      readFlagPlan({ FLAG_TIME_LAPSE: '10', FLAG_TICK: '2s', FLAG_POLL_INTERVAL: '3s' }, true),
+    ).toThrow(/whole number of FLAG_TICK/);
+    expect(() => readFlagPlan({ FLAG_VUS: '0' }, false)).toThrow(/FLAG_VUS="0"/);
+  });
+});
+
+describe('the release profiles', () => {
+  it.each([
+    ['smoke', 2, 'constant-vus', 1000, 0.01],
+    ['load', 20, 'ramping-vus', 500, 0.01],
+    ['stress', 50, 'ramping-vus', 1500, 0.05],
+    ['soak', 20, 'ramping-vus', 500, 0.01],
+  ] as const)('%s: %i users, %s, p95 < %i ms, errors < %f', (profile, vus, executor, p95, errors) => {
+    const plan = readReleasePlan({ LOAD_PROFILE: profile }, true);
+    expect(plan).toMatchObject({ profile, vus, p95Ms: p95, maxErrorRate: errors, pets: true });
+    expect(plan.scenario.executor).toBe(executor);
+  });
+
+  it('has the soak profile hold for an hour, and stress go to twice the users', () => {
+    expect(readReleasePlan({ LOAD_PROFILE: 'soak' }, false).holdSeconds).toBe(3600);
+    const stress = readReleasePlan({ LOAD_PROFILE: 'stress' }, false).scenario;
+    expect(stress.executor === 'ramping-vus' && Math.max(...stress.stages.map((s) => s.target))).toBe(100);
+  });
+
+  it('defaults to smoke and takes overrides', () => {
+    const plan = readReleasePlan(
+      { RELEASE_VUS: '3', RELEASE_DURATION: '5s', RELEASE_P95_MS: '250', RELEASE_THINK_TIME: '0' },
+      true,
+    );
+    expect(plan).toMatchObject({ profile: 'smoke', vus: 3, holdSeconds: 5, p95Ms: 250, thinkSeconds: 0 });
+    expect(plan.scenario).toMatchObject({ executor: 'constant-vus', vus: 3, duration: '5000ms' });
+    expect(PROFILES).toEqual(['smoke', 'load', 'stress', 'soak']);
+  });
+
+  it('lists pets only where allowed and not switched off', () => {
+    expect(releaseEndpoints(readReleasePlan({}, true))).toContain('pets');
+    expect(releaseEndpoints(readReleasePlan({}, false))).not.toContain('pets');
+    expect(releaseEndpoints(readReleasePlan({ RELEASE_PETS: 'off' }, true))).not.toContain('pets');
+  });
+
+  it('puts p95 and error-rate thresholds on the whole run and on every endpoint', () => {
+    const thresholds = releaseThresholds(
+      readReleasePlan({ LOAD_PROFILE: 'load', RELEASE_PETS: 'off' }, true),
+    );
+    expect(thresholds).toEqual({
+      http_req_duration: ['p(95)<500'],
+      http_req_failed: ['rate<0.01'],
+      'http_req_duration{endpoint:customers}': ['p(95)<500'],
+      'http_req_failed{endpoint:customers}': ['rate<0.01'],
+      'http_req_duration{endpoint:user-me}': ['p(95)<500'],
+      'http_req_failed{endpoint:user-me}': ['rate<0.01'],
+      'http_req_duration{endpoint:feature-flags}': ['p(95)<500'],
+      'http_req_failed{endpoint:feature-flags}': ['rate<0.01'],
+    });
+  });
+
+  it('refuses an unknown profile and bad overrides', () => {
+    expect(() => readReleasePlan({ LOAD_PROFILE: 'spike' }, true)).toThrow(
+      'LOAD_PROFILE="spike" is not valid: expected one of smoke, load, stress, soak',
+    );
+    expect(() => readReleasePlan({ RELEASE_MAX_ERROR_RATE: '2' }, true)).toThrow(/RELEASE_MAX_ERROR_RATE/);
+    expect(() => readReleasePlan({ RELEASE_DURATION: '0s' }, true)).toThrow(/RELEASE_DURATION/);
+  });
+});

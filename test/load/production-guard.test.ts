@@ -1,0 +1,99 @@
+// load/lib (inside k6) and src/config (the npm scripts) must agree on when load may run: k6 run
+// directly must refuse exactly what `npm run load:*` refuses, and an unnamed remote besides.
+import { describe, expect, it } from 'vitest';
+import {
+  isLoopbackHost,
+  loadRefusal,
+  productionRefusal,
+  readLoadConfig,
+  remoteRefusal,
+  urlHost,
+} from '../../load/lib/config.ts';
+import { guard, loadSettings } from '../../src/config/index.ts';
+
+const REMOTE = {
+  API_BASE_URL: 'https://api.example.test/api/',
+  PETSTORE_BASE_URL: 'https://pets.example.test/v1',
+  CLIENT_ID: 'client',
+  CLIENT_SECRET: 'client-secret-value',
+  API_KEY_ID: 'key',
+  API_KEY_SECRET: 'api-key-secret-value',
+};
+
+/** What src/config decides for `npm run load:*`: a valid configuration, and the guard's yes. */
+function srcAllows(env: Record<string, string | undefined>): boolean {
+  const loaded = loadSettings(env, { envFile: false });
+  return loaded.ok && guard(loaded.settings, 'load').allowed;
+}
+
+function loadLibAllows(env: Record<string, string | undefined>): boolean {
+  try {
+    readLoadConfig(env);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const TARGETS = ['staging', 'production', 'PRODUCTION', 'Staging'];
+const SWITCHES = [undefined, '', 'yes', ' yes ', 'no', 'YES', 'true', '1', 'y'];
+
+describe('load/lib agrees with guard() of src/config', () => {
+  const rows = TARGETS.flatMap((target) => SWITCHES.map((allow) => [target, allow] as const));
+
+  it.each(rows)('CONFORMANCE_TARGET=%s ALLOW_PRODUCTION_WRITES=%j', (target, allow) => {
+    const env = { ...REMOTE, CONFORMANCE_TARGET: target, ALLOW_PRODUCTION_WRITES: allow };
+    expect(loadLibAllows(env)).toBe(srcAllows(env));
+  });
+
+  it('refuses production for the same reason, naming the switch', () => {
+    const env = { ...REMOTE, CONFORMANCE_TARGET: 'production' };
+    const verdict = guard({ target: 'production', allowProductionWrites: false }, 'load');
+    expect(verdict.allowed).toBe(false);
+    expect(verdict.allowed === false && verdict.reason).toMatch(/ALLOW_PRODUCTION_WRITES=yes/);
+    expect(productionRefusal(env)).toMatch(/ALLOW_PRODUCTION_WRITES=yes/);
+  });
+});
+
+describe('an unnamed remote target is refused inside k6', () => {
+  it.each([
+    // [CONFORMANCE_TARGET, API_BASE_URL, refused]
+    [undefined, 'https://api.example.test/api/', true],
+    ['', 'https://api.example.test/api/', true],
+    ['local', 'https://api.example.test/api/', true],
+    [undefined, 'http://10.0.0.5:8080/api/', true],
+    [undefined, 'http://[2001:db8::1]:8080/api/', true],
+    [undefined, 'http://127.0.0.1:4010/api/', false],
+    [undefined, 'http://127.9.8.7:4010/api/', false],
+    [undefined, 'http://localhost:4010/api/', false],
+    [undefined, 'http://api.localhost/api/', false],
+    [undefined, 'http://[::1]:4010/api/', false],
+    ['staging', 'https://api.example.test/api/', false],
+    ['production', 'https://api.example.test/api/', true], // the production switch is missing
+  ])('CONFORMANCE_TARGET=%j API_BASE_URL=%s refused: %s', (target, url, refused) => {
+    const env = { ...REMOTE, CONFORMANCE_TARGET: target, API_BASE_URL: url };
+    expect(loadRefusal(env) !== undefined).toBe(refused);
+    expect(loadLibAllows(env)).toBe(!refused);
+  });
+
+  it('says why and how to mean it, in one line, without credentials of the URL', () => {
+    const reason = remoteRefusal({ API_BASE_URL: 'https://user:pw@api.example.test/api/' });
+    expect(reason).toMatch(
+      /^refusing to load api\.example\.test: .*CONFORMANCE_TARGET is not set; set CONFORMANCE_TARGET=staging/,
+    );
+    expect(reason).not.toMatch(/pw|user|\n/);
+    expect(remoteRefusal({ CONFORMANCE_TARGET: 'local', API_BASE_URL: 'https://x.test/api/' })).toMatch(
+      /CONFORMANCE_TARGET is local/,
+    );
+  });
+
+  it('reads hosts without a URL parser (k6 has none built in)', () => {
+    expect(urlHost('HTTP://Example.TEST:8080/api/')).toBe('example.test');
+    expect(urlHost('http://[::1]:1/api/')).toBe('[::1]');
+    expect(urlHost('http://u:p@h.test/api/')).toBe('h.test');
+    expect(urlHost('ftp://h.test/')).toBeUndefined();
+    expect(isLoopbackHost('127.0.0.1')).toBe(true);
+    expect(isLoopbackHost('128.0.0.1')).toBe(false);
+    expect(isLoopbackHost('localhost.example.test')).toBe(false);
+  });
+});
