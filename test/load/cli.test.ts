@@ -32,7 +32,8 @@ const oneLine = (text: string) =>
     .split('\n')
     .filter((l) => !/^npm warn/.test(l));
 
-describe.concurrent('npm run load:* refuses before starting k6', () => {
+// Each case starts Node with tsx (a second or more on a busy machine).
+describe.concurrent('npm run load:* refuses before starting k6', { timeout: 60_000 }, () => {
   it('a bad configuration: one message, exit 2, no secret', async () => {
     const run = await runLoadCli(['rate-limit'], { ...STAGING, API_BASE_URL: 'not a url' });
     expect(run.code).toBe(2);
@@ -93,7 +94,7 @@ describe.concurrent('npm run load:* refuses before starting k6', () => {
   });
 });
 
-describe('what reaches k6 (a stand-in k6, the local reference server)', () => {
+describe('what reaches k6 (a stand-in k6, the local reference server)', { timeout: 60_000 }, () => {
   it('target and secrets in the environment only, options in argv, exit 99 -> 1', async () => {
     const k6 = fakeK6();
     dirs.push(k6.dir);
