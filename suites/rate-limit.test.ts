@@ -79,10 +79,15 @@ area('rate-limit', () => {
       const result = available(t, await probe(t));
       const waitMs = parseRetryAfter(result.limited.headers['retry-after'] ?? '', Date.now());
       if (waitMs === undefined) return t.skip('the answer has no usable Retry-After to wait for');
-      if (waitMs > LONGEST_REAL_WAIT_SECONDS * 1000)
-        t.skip(`Retry-After asks for ${waitMs} ms, longer than this check waits`);
-      if (waitMs > 5_000 && !t.slow) t.skip('waiting Retry-After takes real time and slow checks are off');
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      if (t.config.controlUrl) {
+        // The reference server's limiter runs on its virtual clock: move it instead of waiting.
+        await t.needControl('to move the clock').advanceClock(Math.ceil(waitMs / 1000));
+      } else {
+        if (waitMs > LONGEST_REAL_WAIT_SECONDS * 1000)
+          t.skip(`Retry-After asks for ${waitMs} ms, longer than this check waits`);
+        if (waitMs > 5_000 && !t.slow) t.skip('waiting Retry-After takes real time and slow checks are off');
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
       expectStatus(await customers(t.client, result.auth), is2xx, 'the request after waiting Retry-After');
     },
   );

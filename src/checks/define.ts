@@ -43,9 +43,18 @@ export interface CheckContext {
 
 let currentArea: Area | undefined;
 
-/** Groups the checks of one spec area (one suite file); JUnit shows the area as the suite. */
-export function area(name: Area, body: () => void): void {
-  describe(name, () => {
+/** The target the checks of an area talk to. */
+export function targetOf(area: Area): TargetConfig {
+  return inject('targetsByArea')?.[area] ?? inject('target');
+}
+
+/**
+ * Groups the checks of one spec area (one suite file); JUnit shows the area as the suite. The
+ * checks of an area run concurrently (a run is a handful of round trips deep, not the sum of its
+ * requests) unless they change state the others observe, such as flags and the clock.
+ */
+export function area(name: Area, body: () => void, options: { sequential?: boolean } = {}): void {
+  (options.sequential ? describe : describe.concurrent)(name, () => {
     currentArea = name;
     try {
       body();
@@ -79,7 +88,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
   const level = levelOf(spec.rules);
 
   test(checkName(spec), { timeout: spec.timeoutMs }, async (ctx: TestContext) => {
-    const config = inject('target');
+    const config = targetOf(areaName);
     const recorder: ExchangeRecorder = createRecorder(secretValues(config));
     const meta: CheckMeta = {
       checkId: spec.id,

@@ -31,5 +31,10 @@ declare module 'vitest' {
   interface ProvidedContext {
     target: TargetConfig;
     targetInfo: TargetInfo;
+    /**
+     * Per-area targets that override `target` (the fault matrix gives each area's suite its own
+     * faulty server, so one run checks several faults without mixing them up).
+     */
+    targetsByArea?: Partial<Record<Area, TargetConfig>>;
   }
 }

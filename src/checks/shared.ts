@@ -1,7 +1,6 @@
 // Work several checks of one suite share (a walk of every page, one provoked 429): done once per
 // file, its exchanges attached to the evidence of every check that uses it. Spares the target
 // requests no check needs.
-import { inject } from 'vitest';
 import { type ApiClient, createApiClient, createRecorder, type RecordedExchange } from '../client/index.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import type { CheckContext } from './define.ts';
@@ -12,7 +11,7 @@ export function shared<T>(
   let pending: Promise<{ value: T; exchanges: RecordedExchange[] }> | undefined;
   return async (t) => {
     pending ??= (async () => {
-      const config = inject('target');
+      const config = t.config;
       const recorder = createRecorder(secretValues(config));
       try {
         return {
