@@ -2,9 +2,11 @@
 // Runs the conformance suites against the configured target through vitest, and exits with the
 // code of the README: 0 every check passed, 1 a check failed, 2 a configuration or connection problem.
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
 import { formatProblems, loadSettings } from '../config/index.ts';
+import { reportsDir } from '../report/reports-dir.ts';
 import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
 import { listRules } from './list-rules.ts';
 
@@ -84,7 +86,8 @@ async function main(): Promise<void> {
   // The reporter decided the exit code from the results (SHOULD failures are non-strict) and
   // printed the table; it moved the previous results aside when the run started, so a missing
   // file means this run ended before it could report.
-  const results = await readFile('reports/results.json', 'utf8').catch(() => undefined);
+  const resultsFile = join(reportsDir(), 'results.json');
+  const results = await readFile(resultsFile, 'utf8').catch(() => undefined);
   let exitCode: unknown;
   try {
     exitCode = results ? (JSON.parse(results) as { exitCode?: unknown }).exitCode : undefined;
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
     exitCode = undefined;
   }
   if (exitCode === 0 || exitCode === 1 || exitCode === 2) process.exit(exitCode);
-  fail('the run ended without results (reports/results.json); see the messages above');
+  fail(`the run ended without results (${resultsFile}); see the messages above`);
 }
 
 main().catch((error: unknown) => fail((error as Error)?.message?.split('\n')[0] ?? String(error)));

@@ -95,7 +95,7 @@ export function toTransportError(error: unknown, req: FailedRequest, timedOut: b
     timedOut ||
     has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')
   ) {
-    return new TransportError('timeout', `no response within ${req.timeoutMs} ms from ${target}`);
+    return new TransportError('timeout', `timed out: no response within ${req.timeoutMs} ms from ${target}`);
   }
   if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA')) {
     return new TransportError('dns', `cannot resolve host ${host} (DNS failure)`);

@@ -2,7 +2,7 @@
 // results and writes reports/results.json, summary.md and index.html, then prints the closing
 // table. JUnit is vitest's own reporter (vitest.config.ts). A reporter failure never breaks the
 // run: it prints one line and the CLI, finding no results, exits 2.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type {
@@ -17,14 +17,16 @@ import type { TargetInfo } from '../checks/meta.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
 import { renderConsoleTable } from './console-table.ts';
+import { reportsDir } from './reports-dir.ts';
 import { buildResults } from './results.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
+import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
 import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
 import '../checks/meta.ts';
 
 export interface ConformanceReporterOptions {
-  /** Folder of the reports, relative to the vitest root (default `reports`). */
+  /** Folder of the reports, relative to the vitest root (default: CONFORMANCE_REPORTS_DIR or `reports`). */
   outputDir?: string;
   /** Where the closing table goes (default stdout). */
   write?: (text: string) => void;
@@ -33,18 +35,6 @@ export interface ConformanceReporterOptions {
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split('\n')[0] ?? text;
-}
-
-function toolOf(root: string): ConformanceResults['tool'] {
-  try {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-      name?: string;
-      version?: string;
-    };
-    return { name: pkg.name ?? 'conformance', version: pkg.version ?? '0.0.0' };
-  } catch {
-    return { name: 'conformance', version: '0.0.0' };
-  }
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -59,7 +49,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private get dir(): string {
-    return resolve(this.root, this.options.outputDir ?? 'reports');
+    return resolve(this.root, this.options.outputDir ?? reportsDir());
   }
 
   private print(text: string): void {
