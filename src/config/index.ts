@@ -12,4 +12,4 @@ export type {
   TargetName,
   TargetSettings,
 } from './types.ts';
-export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, SECRET_VARIABLES } from './validate.ts';
+export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_SECRET_LENGTH, SECRET_VARIABLES } from './validate.ts';

@@ -10,6 +10,12 @@ export const SECRET_VARIABLES = [
   'EXPIRED_ACCESS_TOKEN',
 ] as const;
 
+/**
+ * Shorter secrets cannot be kept out of the reports: scrubbing a two-letter value would rewrite
+ * every word that contains it. Real client and key secrets are far longer.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const MAX_TIMEOUT_MS = 600_000;
 
@@ -148,6 +154,14 @@ function credential(c: Collector, name: string, what: string, required: boolean,
       name,
       'contains control or non-Latin-1 characters',
       'a value that can travel in an HTTP header or JSON body',
+    );
+    return undefined;
+  }
+  if ((SECRET_VARIABLES as readonly string[]).includes(name) && value.length < MIN_SECRET_LENGTH) {
+    c.add(
+      name,
+      `is shorter than ${MIN_SECRET_LENGTH} characters`,
+      `the real secret (a value this short could not be kept out of the reports)`,
     );
     return undefined;
   }

@@ -5,11 +5,11 @@
 // without its guard makes this test fail.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import '../../suites/pets.test.ts';
 import '../../suites/rate-limit.test.ts';
 import { guard, type TargetConfig } from '../../src/config/index.ts';
-import { provideTarget, remoteTarget } from './provide-target.ts';
+import { provideTargetsByArea, remoteTarget } from './provide-target.ts';
 
 let server: Server;
 const received: string[] = [];
@@ -25,17 +25,13 @@ beforeAll(async () => {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   petsTarget = remoteTarget('production', true, origin);
   rateLimitTarget = remoteTarget('production', false, origin);
+  // Each suite meets the production setting that should stop it (the checks of both run at once).
+  provideTargetsByArea({ pets: petsTarget, 'rate-limit': rateLimitTarget });
 });
 
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-});
-
-// Each suite meets the production setting that should stop it.
-beforeEach(({ task }) => {
-  if (task.suite?.name === 'pets') provideTarget(petsTarget);
-  if (task.suite?.name === 'rate-limit') provideTarget(rateLimitTarget);
 });
 
 it('skips every pet and rate-limit check on production, sending nothing', ({ task }) => {

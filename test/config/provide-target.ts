@@ -4,6 +4,7 @@
 // upgrade that moves this fails loudly rather than testing nothing.
 import { inject } from 'vitest';
 import type { TargetConfig } from '../../src/config/index.ts';
+import type { Area } from '../../src/rules/catalogue.ts';
 import '../../src/checks/meta.ts';
 
 interface WorkerState {
@@ -15,6 +16,15 @@ export function provideTarget(config: TargetConfig): void {
   if (!state?.providedContext) throw new Error("vitest's worker state has no provided context");
   state.providedContext.target = config;
   if (inject('target') !== config) throw new Error("inject('target') does not see the provided target");
+}
+
+/** Gives each area's checks their own target (what the fault matrix does), for concurrent suites. */
+export function provideTargetsByArea(targets: Partial<Record<Area, TargetConfig>>): void {
+  const state = (globalThis as { __vitest_worker__?: WorkerState }).__vitest_worker__;
+  if (!state?.providedContext) throw new Error("vitest's worker state has no provided context");
+  state.providedContext.targetsByArea = targets;
+  if (inject('targetsByArea') !== targets)
+    throw new Error("inject('targetsByArea') does not see the targets");
 }
 
 /** A remote target whose addresses are `origin`: nothing listens there unless a test starts it. */

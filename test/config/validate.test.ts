@@ -1,7 +1,7 @@
 // Validation of every variable: what each accepts, what it refuses and how the problem reads
 // (which variable, what is wrong, what is expected), and that every problem is listed at once.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../src/config/index.ts';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_SECRET_LENGTH } from '../../src/config/index.ts';
 import { KNOWN_VARIABLES, problemsOf, SECRETS, STAGING, settingsOf, variablesOf } from './helpers.ts';
 
 describe('with nothing configured', () => {
@@ -198,6 +198,18 @@ describe('credentials', () => {
           'contains control or non-Latin-1 characters',
         );
       }
+    },
+  );
+
+  it.each(['CLIENT_SECRET', 'API_KEY_SECRET', 'PINNED_API_KEY_SECRET', 'EXPIRED_ACCESS_TOKEN'])(
+    '%s refuses a value too short to keep out of the reports, without quoting it',
+    (name) => {
+      const extra = name === 'PINNED_API_KEY_SECRET' ? { PINNED_API_KEY_ID: 'cfg-pinned' } : {};
+      const problems = problemsOf({ ...STAGING, ...extra, [name]: 'b7x' });
+      const problem = problems.find((p) => p.variable === name);
+      expect(problem?.problem).toBe(`is shorter than ${MIN_SECRET_LENGTH} characters`);
+      expect(JSON.stringify(problems)).not.toContain('b7x');
+      expect(settingsOf({ ...STAGING, ...extra, [name]: 'b7x45678' }).target).toBe('staging');
     },
   );
 
