@@ -23,6 +23,13 @@ export const HOSTILE_KINDS = [
   '429-storm',
 ] as const;
 
+let tenMegabyteBody: Buffer | undefined;
+// Built once: every check's request gets the same 10 MB, and building it each time costs seconds.
+function tenMegabytes(): Buffer {
+  tenMegabyteBody ??= Buffer.from(`{"data": "${'x'.repeat(TEN_MB)}"}`);
+  return tenMegabyteBody;
+}
+
 export type HostileKind = (typeof HOSTILE_KINDS)[number];
 
 export interface HostileTarget {
@@ -67,7 +74,7 @@ const RESPONDERS: Partial<Record<HostileKind, Respond>> = {
   },
   'ten-megabyte-body': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(`{"data": "${'x'.repeat(TEN_MB)}"}`);
+    res.end(tenMegabytes());
   },
   'redirect-loop': (req, res) => {
     res.writeHead(302, { location: req.url ?? '/' });
