@@ -18,8 +18,11 @@ export interface Bucket {
 
 export interface LimitEstimate {
   limited: boolean;
-  /** How the limit was measured: over one whole window between two resets, or up to the first 429. */
-  method: 'full-window' | 'before-first-429' | 'none';
+  /**
+   * How the limit was measured: over one whole window between two resets; over the window that ended
+   * at the first reset (its start found from the configured length); or up to the first 429.
+   */
+  method: 'full-window' | 'reset-aligned' | 'before-first-429' | 'none';
   firstLimitedSecond?: number;
   /** Requests sent in the second the first 429 came back: the rate at which 429s begin (req/s). */
   onsetRate?: number;
@@ -104,6 +107,21 @@ export function detectLimit(
           : {}),
       };
     }
+  }
+
+  if (blockedBetween && configured !== undefined) {
+    // The limited stretch ends where its window ends: that window opened `configured` seconds
+    // before the reset, so what it accepted is counted from there (earlier windows left out).
+    const resume = buckets[r1] as Bucket;
+    const limitPerWindow = sum(buckets, Math.max(0, resume.second - configured), first.second);
+    return {
+      ...base,
+      method: 'reset-aligned',
+      limitPerWindow,
+      windowSeconds: configured,
+      windowSource: 'configured',
+      ratePerSecond: round(limitPerWindow / configured),
+    };
   }
 
   const from = configured === undefined ? 0 : first.second - configured + 1;

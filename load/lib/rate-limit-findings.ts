@@ -14,7 +14,9 @@ export function describeLimit(estimate: LimitEstimate): string {
   const where =
     estimate.method === 'full-window'
       ? 'counted over one whole window between two resets'
-      : 'counted up to the first 429 (no whole window seen)';
+      : estimate.method === 'reset-aligned'
+        ? 'counted over the window that ended at the first reset'
+        : 'counted up to the first 429 (no whole window seen)';
   const window =
     estimate.windowSeconds !== undefined
       ? ` per ${estimate.windowSeconds} s window (${estimate.windowSource}), about ${estimate.ratePerSecond} req/s`

@@ -140,6 +140,19 @@ describe('detectLimit on synthetic runs', () => {
     expect(estimate.windowSeconds).toBe(10);
   });
 
+  it('counts the window that ended at the first reset when the run stops before the next refill', () => {
+    // 60 per 10 s: the second window fills at 14 s, resets at 20 s; the ramp ends at 22 s, before
+    // the third window is full.
+    const samples = simulate({ rates: [...ramp([2, 8, 14, 20], 5), 20, 20], limit: 60, windowSeconds: 10 });
+    const estimate = detectLimit(bucketSamples(samples), { windowSeconds: 10 });
+    expect(estimate.method).toBe('reset-aligned');
+    within(estimate.limitPerWindow, 60, 0.2);
+    // Without the window's length there is no telling where it began: an upper bound only.
+    const unknown = detectLimit(bucketSamples(samples));
+    expect(unknown.method).toBe('before-first-429');
+    expect(unknown.limitPerWindow).toBeGreaterThan(60);
+  });
+
   it('falls back to what was accepted up to the first 429 when no reset is seen', () => {
     const samples = simulate({ rates: ramp([5, 10], 4), limit: 45, windowSeconds: 600 });
     const estimate = detectLimit(bucketSamples(samples), { windowSeconds: 600 });

@@ -107,6 +107,14 @@ describe('rateLimitFindings', () => {
     expect(limitDeviation({ ...FOUND, limitPerWindow: 27 }, 30)).toBe(-0.1);
   });
 
+  it('says how the limit was counted', () => {
+    expect(describeLimit(FOUND)).toMatch(/one whole window between two resets$/);
+    expect(describeLimit({ ...FOUND, method: 'reset-aligned' })).toMatch(
+      /window that ended at the first reset$/,
+    );
+    expect(describeLimit({ limited: false, method: 'none', maxAcceptedPerSecond: 3 })).toBe('not reached');
+  });
+
   it('notes that a limit counted up to the first 429 is an upper bound', () => {
     const early: LimitEstimate = { ...FOUND, method: 'before-first-429', windowSeconds: undefined };
     delete early.windowSeconds;
