@@ -1,0 +1,22 @@
+// The README renders the fault table: it must list every fault of the code with its rule.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../../src/reference/index.ts';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const section =
+  /<!-- BEGIN section:reference -->([\s\S]*?)<!-- END section:reference -->/.exec(readme)?.[1] ?? '';
+
+describe('README section "reference"', () => {
+  it('lists every fault with its rule (regenerate with --list-faults --markdown)', () => {
+    const rows = section.split('\n').filter((line) => /^\| `[a-z0-9-]+` \|/.test(line));
+    expect(rows).toEqual(
+      FAULTS.map((f) => `| \`${f.name}\` | ${f.rule} | ${f.description.replace(/\|/g, '\\|')} |`),
+    );
+  });
+
+  it('names how to start the server and list the faults', () => {
+    expect(section).toContain('npm run reference-server -- --control');
+    expect(section).toContain('npm run reference-server -- --list-faults');
+  });
+});
