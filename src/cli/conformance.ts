@@ -4,10 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startVitest } from 'vitest/node';
-import { formatProblems, loadSettings } from '../config/index.ts';
+import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
 import { reportsDir } from '../report/reports-dir.ts';
 import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
+import { PREFLIGHT_DONE, unreachableRun } from '../runner/preflight.ts';
 import { listRules } from './list-rules.ts';
 
 const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules]
@@ -72,6 +72,19 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
+  // A remote target that cannot be reached: one line and exit 2, before vitest even starts.
+  const startedAt = new Date();
+  if (loaded.settings.target !== 'local') {
+    const reason = await unreachableRun(resolveTarget(loaded.settings), startedAt);
+    if (reason) {
+      process.stderr.write(`${reason}\n`);
+      process.exit(2);
+    }
+    process.env[PREFLIGHT_DONE] = '1';
+  }
+
+  // Loaded only now: vitest takes a second to import, which a configuration error need not wait for.
+  const { startVitest } = await import('vitest/node');
   // Check names end in "[RULE-ID, ...]", so a rule filter is a name pattern.
   const testNamePattern = rules.length
     ? `\\[(?:[^\\]]*, )?(?:${rules.map(escapeRegExp).join('|')})(?:, [^\\]]*)?\\]$`

@@ -159,7 +159,7 @@ export function renderHtml(results: ConformanceResults): string {
 <body>
 <header class="exit-${results.exitCode}"><h1>${e(headline(results))}</h1>
 <p>Target <strong>${e(t.name)}</strong> · ${e(t.apiBaseUrl)} · ${e(t.petstoreBaseUrl)}</p>
-<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isSubset(results) ? ` · subset run: ${e(results.scope.areas.join(', '))}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
+<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isSubset(results) && results.scope.areas.length ? ` · subset run: ${e(results.scope.areas.join(', '))}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
 <main>
 ${totalsHtml(results)}
 ${problems}

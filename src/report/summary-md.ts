@@ -64,7 +64,8 @@ export function renderSummary(results: ConformanceResults): string {
       `started ${results.startedAt}, took ${(results.durationMs / 1000).toFixed(1)} s; ` +
       `strict ${results.strict ? 'on' : 'off'}; exit code ${results.exitCode}: ${EXIT_MEANINGS[results.exitCode]}.`,
   );
-  if (isSubset(results)) {
+  // A run stopped before any check has no scope to speak of: its problem says why.
+  if (isSubset(results) && results.scope.areas.length) {
     const left = results.scope.filtered ? '; filters left some of their checks out' : '';
     out.push('', `Subset run: areas ${results.scope.areas.join(', ')}${left}.`);
   }
@@ -106,7 +107,7 @@ export function renderSummary(results: ConformanceResults): string {
     for (const c of skipped) out.push(`- \`${c.id}\` ${mdText(c.title)}: ${mdText(c.reason ?? 'skipped')}`);
   }
 
-  out.push('', '## Rules by area');
+  if (results.scope.areas.length) out.push('', '## Rules by area');
   for (const area of results.scope.areas) {
     const ofArea = rules.filter((r) => r.area === area);
     if (!ofArea.length) continue;

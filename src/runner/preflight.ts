@@ -2,7 +2,12 @@
 // answers, the run ends with exit code 2 and one line naming the cause, instead of every check
 // failing with the same transport error.
 import { createApiClient, TransportError } from '../client/index.ts';
-import { guard, type TargetConfig } from '../config/index.ts';
+import { guard, secretValues, type TargetConfig } from '../config/index.ts';
+import { writeProblemRun } from '../report/problem-run.ts';
+import { reportsDir } from '../report/reports-dir.ts';
+
+/** Set by the conformance CLI once it has probed the target, so global setup does not probe again. */
+export const PREFLIGHT_DONE = 'CONFORMANCE_PREFLIGHT_DONE';
 
 // A target that answers, however badly (a body over the cap, say), is there to be checked.
 const UNREACHABLE_KINDS: ReadonlySet<TransportError['kind']> = new Set([
@@ -36,4 +41,24 @@ export async function unreachableReason(config: TargetConfig): Promise<string | 
   // Any HTTP answer, even an error, means the target is there to be checked.
   if (outcomes.some((o) => o === undefined)) return undefined;
   return `cannot reach the target: ${outcomes[0]}`;
+}
+
+/**
+ * Probes a remote target; when it cannot be reached, writes the reports of a run that checked
+ * nothing (the reason as its problem) and returns the one line to print before exiting 2.
+ */
+export async function unreachableRun(config: TargetConfig, startedAt: Date): Promise<string | undefined> {
+  const reason = await unreachableReason(config);
+  if (!reason) return undefined;
+  await writeProblemRun({
+    dir: reportsDir(),
+    target: { name: config.target, apiBaseUrl: config.apiBaseUrl, petstoreBaseUrl: config.petstoreBaseUrl },
+    strict: config.strict,
+    startedAt,
+    problem: reason,
+    secrets: secretValues(config),
+  }).catch((error: unknown) => {
+    process.stderr.write(`conformance: could not write the reports: ${(error as Error).message}\n`);
+  });
+  return reason;
 }
