@@ -163,7 +163,9 @@ describe('transport errors', () => {
     const client = createApiClient(testConfig(server.origin, { requestTimeoutMs: 200 }));
     const error = await failure(client.request(customers));
     expect(error.kind).toBe('timeout');
-    expect(error.message).toBe(`timed out: no response within 200 ms from GET ${server.origin}/api/v1/customers`);
+    expect(error.message).toBe(
+      `timed out: no response within 200 ms from GET ${server.origin}/api/v1/customers`,
+    );
     expect(client.recorder.exchanges()[0]?.error).toBe(error.message);
   });
 
