@@ -2,6 +2,7 @@
 // middle and the last page, and the shown error for a page beyond the end.
 import { expect } from 'vitest';
 import {
+  ensure,
   errorCode,
   expectErrorBody,
   expectJsonBody,
@@ -48,7 +49,7 @@ function asPage(requested: number | undefined, res: ApiResponse): Page {
   expectStatus(res, 200, `GET /v1/customers${requested === undefined ? '' : `?page=${requested}`}`);
   const body = expectJsonBody(res, 'the customers page') as { pagination?: Pagination; data?: unknown[] };
   expect(body?.pagination, 'the envelope has no pagination object').toBeTypeOf('object');
-  expect(Array.isArray(body?.data), 'the envelope has no data array').toBe(true);
+  ensure(Array.isArray(body?.data), 'the envelope has no data array');
   return { requested, res, pagination: body.pagination as Pagination, data: body.data as unknown[] };
 }
 

@@ -1,6 +1,6 @@
 // The error body, checked field by field on every kind of error the suite provokes, across routes.
 import { expect } from 'vitest';
-import { type ErrorBodyLike, expectValid, isJsonContentType } from '../src/checks/assertions.ts';
+import { type ErrorBodyLike, ensure, expectValid, isJsonContentType } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiRequest, ApiResponse } from '../src/client/index.ts';
@@ -75,7 +75,7 @@ async function provoke(client: ApiClient): Promise<ProvokedError[]> {
     });
   }
   for (const p of provoked) {
-    expect(p.res.status >= 400, `${p.what} should be an error, got ${p.res.status}`).toBe(true);
+    ensure(p.res.status >= 400, `${p.what} should be an error, got ${p.res.status}`);
   }
   return provoked;
 }
@@ -84,7 +84,7 @@ const errors = shared(provoke);
 
 function bodyOf(p: ProvokedError): ErrorBodyLike {
   const body = p.res.body;
-  expect(typeof body === 'object' && body !== null, `${p.what}: no JSON error body`).toBe(true);
+  ensure(typeof body === 'object' && body !== null, `${p.what}: no JSON error body`);
   return body as ErrorBodyLike;
 }
 
@@ -136,7 +136,7 @@ area('errors', () => {
           typeof timestamp === 'string' &&
           ISO_DATE_TIME.test(timestamp) &&
           !Number.isNaN(Date.parse(timestamp));
-        expect(valid, `${p.what}: timestamp ${JSON.stringify(timestamp)} is not ISO 8601`).toBe(true);
+        ensure(valid, `${p.what}: timestamp ${JSON.stringify(timestamp)} is not ISO 8601`);
       }
     },
   );
@@ -146,10 +146,10 @@ area('errors', () => {
     async (t) => {
       for (const p of await errors(t)) {
         const path = bodyOf(p).path;
-        expect(
+        ensure(
           typeof path === 'string' && namesRoute(path, p.route),
           `${p.what}: path ${JSON.stringify(path)} does not name ${p.route}`,
-        ).toBe(true);
+        );
       }
     },
   );
@@ -162,10 +162,7 @@ area('errors', () => {
     },
     async (t) => {
       for (const p of await errors(t)) {
-        expect(
-          Array.isArray(bodyOf(p).errors),
-          `${p.what}: errors is ${JSON.stringify(bodyOf(p).errors)}`,
-        ).toBe(true);
+        ensure(Array.isArray(bodyOf(p).errors), `${p.what}: errors is ${JSON.stringify(bodyOf(p).errors)}`);
       }
     },
   );
@@ -177,7 +174,7 @@ area('errors', () => {
         expect(isJsonContentType(p.res), `${p.what}: content type ${p.res.headers['content-type']}`).toBe(
           true,
         );
-        expect(p.res.isJson, `${p.what}: body is not JSON`).toBe(true);
+        ensure(p.res.isJson, `${p.what}: body is not JSON`);
       }
     },
   );

@@ -1,7 +1,7 @@
 // The demo pet interface. Never run against production (the spec: not to be used there); creating
 // a pet is a write, so it also obeys the production guard.
 import { expect } from 'vitest';
-import { expectJsonBody, expectStatus, expectValid, is2xx, is4xx } from '../src/checks/assertions.ts';
+import { ensure, expectJsonBody, expectStatus, expectValid, is2xx, is4xx } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
@@ -19,7 +19,7 @@ function listPets(client: ApiClient, limit?: number | string): Promise<ApiRespon
 function petsOf(res: ApiResponse, what: string): unknown[] {
   expectStatus(res, 200, what);
   const body = expectJsonBody(res, what);
-  expect(Array.isArray(body), `${what}: the answer is a JSON array`).toBe(true);
+  ensure(Array.isArray(body), `${what}: the answer is a JSON array`);
   return body as unknown[];
 }
 

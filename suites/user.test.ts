@@ -1,6 +1,6 @@
 // GET /v1/user/me: the data of the logged-in user (its fields are not shown by the spec).
 import { expect } from 'vitest';
-import { expectJsonBody, expectStatus, expectValid } from '../src/checks/assertions.ts';
+import { ensure, expectJsonBody, expectStatus, expectValid } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { validateResponse } from '../src/contract/index.ts';
 
@@ -16,10 +16,7 @@ area('user', () => {
       });
       expectStatus(res, 200, 'GET /v1/user/me');
       const body = expectJsonBody(res, 'the user');
-      expect(
-        typeof body === 'object' && body !== null && !Array.isArray(body),
-        'the user is a JSON object',
-      ).toBe(true);
+      ensure(typeof body === 'object' && body !== null && !Array.isArray(body), 'the user is a JSON object');
       expectValid(validateResponse('getCurrentUser', 200, body), 'the user');
     },
   );

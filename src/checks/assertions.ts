@@ -7,6 +7,11 @@ type Validation = { valid: true } | { valid: false; errors: string[] };
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
+/** Fails with exactly the message: the report's reason reads as the target's behaviour, nothing more. */
+export function ensure(ok: boolean, message: string): void {
+  if (!ok) expect.fail(message);
+}
+
 export function isJsonContentType(res: ApiResponse): boolean {
   return JSON_TYPE.test(res.headers['content-type'] ?? '');
 }
@@ -22,18 +27,18 @@ export function expectStatus(
   what: string,
 ) {
   const ok = typeof expected === 'number' ? res.status === expected : expected(res.status);
-  expect(
+  ensure(
     ok,
     `${what}: expected ${typeof expected === 'number' ? expected : 'another status'}, got ${describeResponse(res)}`,
-  ).toBe(true);
+  );
 }
 
 export const is2xx = (status: number) => status >= 200 && status < 300;
 export const is4xx = (status: number) => status >= 400 && status < 500;
 
 export function expectJsonBody(res: ApiResponse, what: string): unknown {
-  expect(isJsonContentType(res), `${what}: content type is not JSON: ${describeResponse(res)}`).toBe(true);
-  expect(res.isJson, `${what}: body is not valid JSON: ${describeResponse(res)}`).toBe(true);
+  ensure(isJsonContentType(res), `${what}: content type is not JSON: ${describeResponse(res)}`);
+  ensure(res.isJson, `${what}: body is not valid JSON: ${describeResponse(res)}`);
   return res.body;
 }
 
@@ -58,9 +63,7 @@ export interface ErrorBodyLike {
 export function expectErrorBody(res: ApiResponse, what: string): ErrorBodyLike {
   const body = res.body;
   const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-  expect(isObject, `${what}: no JSON error body (${describeResponse(res)}): ${res.text.slice(0, 120)}`).toBe(
-    true,
-  );
+  ensure(isObject, `${what}: no JSON error body (${describeResponse(res)}): ${res.text.slice(0, 120)}`);
   const error = body as ErrorBodyLike;
   expect(typeof error.message, `${what}: the error body has no message`).toBe('string');
   return error;
