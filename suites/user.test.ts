@@ -1,5 +1,3 @@
-// GET /v1/user/me: the data of the logged-in user (its fields are not shown by the spec).
-import { expect } from 'vitest';
 import { ensure, expectJsonBody, expectStatus, expectValid } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { validateResponse } from '../src/contract/index.ts';

@@ -21,7 +21,6 @@ import { reportsDir } from './reports-dir.ts';
 import { buildResults } from './results.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 import { toolOf } from './tool.ts';
-import type { ConformanceResults } from './types.ts';
 import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
 import '../checks/meta.ts';
 
