@@ -8,7 +8,6 @@ import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts'
 import { reportsDir } from '../report/reports-dir.ts';
 import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
 import { PREFLIGHT_DONE, unreachableRun } from '../runner/preflight.ts';
-import { listRules } from './list-rules.ts';
 
 const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules]
   --area NAME   run only the suites of these spec areas (${AREAS.join(', ')})
@@ -61,6 +60,8 @@ async function main(): Promise<void> {
   for (const id of rules) if (!findRule(id)) fail(`unknown rule "${id}"; see --list-rules`);
 
   if (args['list-rules']) {
+    // Loaded here only: collecting the suites needs vitest, which a normal run loads later.
+    const { listRules } = await import('./list-rules.ts');
     process.stdout.write(await listRules());
     return;
   }
