@@ -15,7 +15,7 @@ import { k6Environment, reportDirFrom } from '../load/k6-env.ts';
 import { localServerPlan } from '../load/local-server.ts';
 import { unreachableReason } from '../load/preflight.ts';
 import { LOAD_SCRIPTS } from '../load/scripts.ts';
-import { type RunningReferenceServer, startReferenceServer } from '../reference/index.ts';
+import type { RunningReferenceServer } from '../reference/index.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -72,6 +72,8 @@ async function main(): Promise<void> {
     } catch (error) {
       fail(firstLine(error));
     }
+    // Loaded only for the local target: faker's seeded data is the costly part of starting up.
+    const { startReferenceServer } = await import('../reference/index.ts');
     server = await startReferenceServer(plan.options).catch((error: unknown) => fail(firstLine(error)));
     defaults = plan.defaults;
     process.stderr.write(`load: ${plan.description} at ${server.apiBaseUrl}\n`);
