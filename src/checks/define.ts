@@ -43,9 +43,13 @@ export interface CheckContext {
 
 let currentArea: Area | undefined;
 
-/** The target the checks of an area talk to. */
-export function targetOf(area: Area): TargetConfig {
-  return inject('targetsByArea')?.[area] ?? inject('target');
+/** The target the checks of an area, in a suite file, talk to. */
+export function targetOf(area: Area, file?: string): TargetConfig {
+  return (
+    (file ? inject('targetsByFile')?.[file] : undefined) ??
+    inject('targetsByArea')?.[area] ??
+    inject('target')
+  );
 }
 
 /**
@@ -88,7 +92,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
   const level = levelOf(spec.rules);
 
   test(checkName(spec), { timeout: spec.timeoutMs }, async (ctx: TestContext) => {
-    const config = targetOf(areaName);
+    const config = targetOf(areaName, ctx.task.file.filepath);
     const recorder: ExchangeRecorder = createRecorder(secretValues(config));
     const meta: CheckMeta = {
       checkId: spec.id,

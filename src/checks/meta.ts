@@ -36,5 +36,10 @@ declare module 'vitest' {
      * faulty server, so one run checks several faults without mixing them up).
      */
     targetsByArea?: Partial<Record<Area, TargetConfig>>;
+    /**
+     * Per-file targets, by module id: the fault matrix runs one suite several times in one run as
+     * `suites/x.test.ts?variant=N`, each copy against its own server.
+     */
+    targetsByFile?: Record<string, TargetConfig>;
   }
 }

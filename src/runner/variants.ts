@@ -1,13 +1,13 @@
 // Runs the conformance suites against several reference servers (a fault each, or other choices
-// where the spec is silent) in one vitest instance. Always local: a variant never reaches a
-// configured target.
+// where the spec is silent) in one vitest run. Always local: a variant never reaches a configured
+// target.
 //
-// Speed: a vitest run costs a worker start and the suites' imports (~0.5 s here), far more than a
-// suite's checks. So variants that need one area's suite each are packed into rounds: a round
-// gives every area's suite its own server (provided per area, see targetOf in src/checks), so one
-// run checks up to one fault per area without two faults ever meeting the same suite.
+// Speed: a vitest worker's start and the suites' imports cost more than a suite's checks. So every
+// variant's suites run in ONE run on two warm workers: each copy of a suite is the same file under
+// its own module id (`suites/errors.test.ts?variant=3`), which vite evaluates afresh, and each copy
+// is given its own server (targetsByFile, read by check()). No two variants ever share a server.
 import { resolve } from 'node:path';
-import { createVitest, type TestModule, type TestProject } from 'vitest/node';
+import { createVitest, type TestModule } from 'vitest/node';
 import { loadSettings, resolveTarget, type TargetConfig } from '../config/index.ts';
 import {
   type ReferenceServerOptions,
@@ -37,24 +37,6 @@ export interface VariantOutcome {
   checks: CheckOutcome[];
 }
 
-/** One vitest run: each area's suite against the server of one variant. */
-type Round = Map<Area, Variant>;
-
-/** Packs variants into as few rounds as possible, no area twice in a round. */
-export function planRounds(variants: readonly Variant[]): Round[] {
-  const rounds: Round[] = [];
-  for (const variant of variants) {
-    const areas = variant.areas ?? AREAS;
-    let round = rounds.find((r) => areas.every((a) => !r.has(a)));
-    if (!round) {
-      round = new Map();
-      rounds.push(round);
-    }
-    for (const a of areas) round.set(a, variant);
-  }
-  return rounds;
-}
-
 function outcomesOf(module: TestModule): CheckOutcome[] {
   const tests = [...module.children.allTests()];
   if (module.state() === 'failed' && tests.length === 0) {
@@ -74,47 +56,19 @@ function outcomesOf(module: TestModule): CheckOutcome[] {
   });
 }
 
-const suiteFile = (area: Area) => resolve(`suites/${area}.test.ts`);
+/** The module id of one variant's copy of an area's suite. */
+const copyOf = (area: Area, variant: number) => `${resolve(`suites/${area}.test.ts`)}?variant=${variant}`;
 
-async function runRound(
-  project: TestProject,
-  run: (project: TestProject, files: string[]) => Promise<readonly TestModule[]>,
-  round: Round,
-  byVariant: Map<string, CheckOutcome[]>,
-): Promise<void> {
+export async function runVariants(variants: readonly Variant[]): Promise<VariantOutcome[]> {
   const settings = loadSettings({ ...process.env, CONFORMANCE_TARGET: 'local' }, { envFile: false });
   if (!settings.ok) throw new Error('the local target cannot be configured');
-  const variants = [...new Set(round.values())];
-  const servers = new Map<Variant, RunningReferenceServer>();
-  try {
-    for (const v of variants) servers.set(v, await startReferenceServer({ ...v.reference, control: true }));
-    const targets: Partial<Record<Area, TargetConfig>> = {};
-    for (const [area, v] of round) {
-      const server = servers.get(v);
-      if (server) targets[area] = resolveTarget(settings.settings, server);
-    }
-    const first = Object.values(targets)[0];
-    if (!first) return;
-    project.provide('target', first);
-    project.provide('targetsByArea', targets);
-    const modules = await run(project, [...round.keys()].map(suiteFile));
-    for (const module of modules) {
-      const area = [...round.keys()].find((a) => suiteFile(a) === module.moduleId);
-      const variant = area ? round.get(area) : undefined;
-      if (variant) byVariant.get(variant.name)?.push(...outcomesOf(module));
-    }
-  } finally {
-    await Promise.all([...servers.values()].map((s) => s.close()));
-  }
-}
-
-/** One vitest instance working through its share of the rounds, one run after another. */
-async function runLane(rounds: readonly Round[], byVariant: Map<string, CheckOutcome[]>): Promise<void> {
+  const servers: RunningReferenceServer[] = [];
+  const targetsByFile: Record<string, TargetConfig> = {};
+  const owner = new Map<string, string>();
   const vitest = await createVitest(
     'test',
-    // One warm worker per run, without isolation: the suites keep no global state between files,
-    // and a worker's imports cost more than a suite's checks.
-    { config: false, watch: false, reporters: [{}], maxWorkers: 1 },
+    // Two workers, no isolation: the suites keep no global state between files.
+    { config: false, watch: false, reporters: [{}], maxWorkers: 2 },
     {
       test: {
         projects: [
@@ -132,26 +86,32 @@ async function runLane(rounds: readonly Round[], byVariant: Map<string, CheckOut
     },
   );
   try {
+    for (const [i, variant] of variants.entries()) {
+      const server = await startReferenceServer({ ...variant.reference, control: true });
+      servers.push(server);
+      const target = resolveTarget(settings.settings, server);
+      for (const area of variant.areas ?? AREAS) {
+        targetsByFile[copyOf(area, i)] = target;
+        owner.set(copyOf(area, i), variant.name);
+      }
+    }
     await vitest.standalone();
     const project = vitest.projects[0];
     if (!project) throw new Error('no vitest project for the variants');
-    const run = async (p: TestProject, files: string[]) =>
-      (await vitest.runTestSpecifications(files.map((f) => p.createSpecification(f)))).testModules;
-    for (const round of rounds) await runRound(project, run, round, byVariant);
+    const [first] = Object.values(targetsByFile);
+    if (first) project.provide('target', first);
+    project.provide('targetsByFile', targetsByFile);
+    const { testModules } = await vitest.runTestSpecifications(
+      Object.keys(targetsByFile).map((id) => project.createSpecification(id)),
+    );
+    const byVariant = new Map<string, CheckOutcome[]>(variants.map((v) => [v.name, []]));
+    for (const module of testModules) {
+      const name = owner.get(module.moduleId);
+      if (name) byVariant.get(name)?.push(...outcomesOf(module));
+    }
+    return variants.map((v) => ({ name: v.name, checks: byVariant.get(v.name) ?? [] }));
   } finally {
     await vitest.close();
+    await Promise.all(servers.map((s) => s.close()));
   }
-}
-
-/** Two lanes: one run waits on sockets while the other uses the CPU. */
-const LANES = 2;
-
-export async function runVariants(variants: readonly Variant[]): Promise<VariantOutcome[]> {
-  const byVariant = new Map<string, CheckOutcome[]>(variants.map((v) => [v.name, []]));
-  const rounds = planRounds(variants);
-  const lanes = Array.from({ length: Math.min(LANES, rounds.length) }, (_, lane) =>
-    rounds.filter((_, i) => i % LANES === lane),
-  );
-  await Promise.all(lanes.map((lane) => runLane(lane, byVariant)));
-  return variants.map((v) => ({ name: v.name, checks: byVariant.get(v.name) ?? [] }));
 }
