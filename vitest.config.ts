@@ -21,6 +21,9 @@ export default defineConfig({
           // the checks themselves take (npm run bench).
           pool: 'threads',
           isolate: false,
+          // Two warm workers: a run is a handful of round trips deep, and more workers only import
+          // the same modules again (npm run bench).
+          maxWorkers: 2,
         },
       },
     ],

@@ -58,102 +58,102 @@ const disabled = shared(async (client, config) => {
   }
 });
 
-// Sequential: the checks flip flags and move the clock that the others' cached flags depend on.
-area(
-  'feature-flags',
-  () => {
-    check(
-      { id: 'FLG-READ', title: 'GET /v1/feature-flags returns the flags as JSON', rules: ['FLG-01'] },
-      async (t) => {
-        const res = await t.client.request(FLAGS);
-        expectStatus(res, 200, 'GET /v1/feature-flags');
-        expectValid(
-          validateResponse('listFeatureFlags', 200, expectJsonBody(res, 'the feature flags')),
-          'the flags',
-        );
-      },
-    );
+area('feature-flags', () => {
+  check(
+    { id: 'FLG-READ', title: 'GET /v1/feature-flags returns the flags as JSON', rules: ['FLG-01'] },
+    async (t) => {
+      const res = await t.client.request(FLAGS);
+      expectStatus(res, 200, 'GET /v1/feature-flags');
+      expectValid(
+        validateResponse('listFeatureFlags', 200, expectJsonBody(res, 'the feature flags')),
+        'the flags',
+      );
+    },
+  );
 
-    check(
-      {
-        id: 'FLG-WINDOW',
-        title: 'calls within 60 s return identical data, even after a flag changed',
-        rules: ['FLG-02'],
-      },
-      async (t) => {
-        // Without control the data cannot be changed, so the window is checked on unchanged data.
-        const control = t.config.controlUrl ? t.needControl('to flip a flag') : undefined;
-        const before = await flags(t.client);
-        await control?.setFeature(PROBE_FEATURE, false);
-        try {
-          const after = await flags(t.client);
-          expect(after, 'flags within the 60 s window').toEqual(before);
-        } finally {
-          await control?.setFeature(PROBE_FEATURE, true);
-        }
-      },
-    );
+  check(
+    {
+      id: 'FLG-WINDOW',
+      title: 'calls within 60 s return identical data, even after a flag changed',
+      rules: ['FLG-02'],
+      // The flag cache is per user, and every check is the same user: the cache checks run alone.
+      sequential: true,
+    },
+    async (t) => {
+      // Without control the data cannot be changed, so the window is checked on unchanged data.
+      const control = t.config.controlUrl ? t.needControl('to flip a flag') : undefined;
+      const before = await flags(t.client);
+      await control?.setFeature(PROBE_FEATURE, false);
+      try {
+        const after = await flags(t.client);
+        expect(after, 'flags within the 60 s window').toEqual(before);
+      } finally {
+        await control?.setFeature(PROBE_FEATURE, true);
+      }
+    },
+  );
 
-    check(
-      { id: 'FLG-RENEW', title: 'flag data is renewed once 60 s have passed', rules: ['FLG-03'] },
-      async (t) => {
-        const control = t.needControl(
-          'changing a flag and moving the clock 60 s is needed to observe renewal',
-        );
-        const before = await flags(t.client);
-        await control.setFeature(PROBE_FEATURE, false);
-        try {
-          await control.advanceClock(WINDOW_SECONDS + 1);
-          const renewed = await flags(t.client);
-          expect(renewed, `flags ${WINDOW_SECONDS + 1} s after a flag changed`).not.toEqual(before);
-        } finally {
-          await control.setFeature(PROBE_FEATURE, true);
-          await control.advanceClock(WINDOW_SECONDS + 1);
-        }
-        expect(await flags(t.client), 'flags once the change is undone and the window passed').toEqual(
-          before,
-        );
-      },
-    );
+  check(
+    {
+      id: 'FLG-RENEW',
+      title: 'flag data is renewed once 60 s have passed',
+      rules: ['FLG-03'],
+      sequential: true,
+    },
+    async (t) => {
+      const control = t.needControl('changing a flag and moving the clock 60 s is needed to observe renewal');
+      // Start from fresh data: the cache may hold what an earlier check saw mid-change.
+      await control.advanceClock(WINDOW_SECONDS + 1);
+      const before = await flags(t.client);
+      await control.setFeature(PROBE_FEATURE, false);
+      try {
+        await control.advanceClock(WINDOW_SECONDS + 1);
+        const renewed = await flags(t.client);
+        expect(renewed, `flags ${WINDOW_SECONDS + 1} s after a flag changed`).not.toEqual(before);
+      } finally {
+        await control.setFeature(PROBE_FEATURE, true);
+        await control.advanceClock(WINDOW_SECONDS + 1);
+      }
+      expect(await flags(t.client), 'flags once the change is undone and the window passed').toEqual(before);
+    },
+  );
 
-    check(
-      {
-        id: 'FLG-DISABLED-STATUS',
-        title: 'an operation whose feature is disabled answers 503',
-        rules: ['FLG-04'],
-      },
-      async (t) => {
-        const result = available(t, await disabled(t));
-        expectStatus(result.res, 503, `GET ${result.route} with its feature disabled`);
-      },
-    );
+  check(
+    {
+      id: 'FLG-DISABLED-STATUS',
+      title: 'an operation whose feature is disabled answers 503',
+      rules: ['FLG-04'],
+    },
+    async (t) => {
+      const result = available(t, await disabled(t));
+      expectStatus(result.res, 503, `GET ${result.route} with its feature disabled`);
+    },
+  );
 
-    check(
-      {
-        id: 'FLG-DISABLED-CODE',
-        title: 'the disabled feature error has code FEATURE_FLAG_DISABLED and status_code 503',
-        rules: ['FLG-05'],
-      },
-      async (t) => {
-        const result = available(t, await disabled(t));
-        const body = expectErrorBody(result.res, `GET ${result.route}`);
-        expect(body.code, 'code').toBe('FEATURE_FLAG_DISABLED');
-        expect(body.status_code, 'status_code').toBe(503);
-      },
-    );
+  check(
+    {
+      id: 'FLG-DISABLED-CODE',
+      title: 'the disabled feature error has code FEATURE_FLAG_DISABLED and status_code 503',
+      rules: ['FLG-05'],
+    },
+    async (t) => {
+      const result = available(t, await disabled(t));
+      const body = expectErrorBody(result.res, `GET ${result.route}`);
+      expect(body.code, 'code').toBe('FEATURE_FLAG_DISABLED');
+      expect(body.status_code, 'status_code').toBe(503);
+    },
+  );
 
-    check(
-      {
-        id: 'FLG-DISABLED-MESSAGE',
-        title: 'the disabled feature error names the feature',
-        rules: ['FLG-06'],
-      },
-      async (t) => {
-        const result = available(t, await disabled(t));
-        const message = String(expectErrorBody(result.res, `GET ${result.route}`).message);
-        expect(message.toLowerCase(), `message "${message}" names the feature`).toContain(result.word);
-      },
-    );
-  },
-  { sequential: true },
-);
+  check(
+    {
+      id: 'FLG-DISABLED-MESSAGE',
+      title: 'the disabled feature error names the feature',
+      rules: ['FLG-06'],
+    },
+    async (t) => {
+      const result = available(t, await disabled(t));
+      const message = String(expectErrorBody(result.res, `GET ${result.route}`).message);
+      expect(message.toLowerCase(), `message "${message}" names the feature`).toContain(result.word);
+    },
+  );
+});

@@ -23,6 +23,8 @@ export interface CheckSpec {
   /** Production-guarded actions the check performs: it is skipped where the guard says no. */
   guarded?: GuardedAction[];
   timeoutMs?: number;
+  /** Runs alone, in its place: it changes state other checks of the area observe (flags, clock). */
+  sequential?: boolean;
 }
 
 export interface CheckContext {
@@ -55,10 +57,10 @@ export function targetOf(area: Area, file?: string): TargetConfig {
 /**
  * Groups the checks of one spec area (one suite file); JUnit shows the area as the suite. The
  * checks of an area run concurrently (a run is a handful of round trips deep, not the sum of its
- * requests) unless they change state the others observe, such as flags and the clock.
+ * requests), except those marked sequential.
  */
-export function area(name: Area, body: () => void, options: { sequential?: boolean } = {}): void {
-  (options.sequential ? describe : describe.concurrent)(name, () => {
+export function area(name: Area, body: () => void): void {
+  describe.concurrent(name, () => {
     currentArea = name;
     try {
       body();
@@ -91,56 +93,60 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
   }
   const level = levelOf(spec.rules);
 
-  test(checkName(spec), { timeout: spec.timeoutMs }, async (ctx: TestContext) => {
-    const config = targetOf(areaName, ctx.task.file.filepath);
-    const recorder: ExchangeRecorder = createRecorder(secretValues(config));
-    const meta: CheckMeta = {
-      checkId: spec.id,
-      title: spec.title,
-      area: areaName,
-      rules: spec.rules,
-      level,
-      exchanges: [],
-    };
-    ctx.task.meta.conformance = meta;
+  (spec.sequential ? test.sequential : test)(
+    checkName(spec),
+    { timeout: spec.timeoutMs },
+    async (ctx: TestContext) => {
+      const config = targetOf(areaName, ctx.task.file.filepath);
+      const recorder: ExchangeRecorder = createRecorder(secretValues(config));
+      const meta: CheckMeta = {
+        checkId: spec.id,
+        title: spec.title,
+        area: areaName,
+        rules: spec.rules,
+        level,
+        exchanges: [],
+      };
+      ctx.task.meta.conformance = meta;
 
-    const attached: RecordedExchange[] = [];
-    let skipping = false;
-    const skip = (reason: string): never => {
-      skipping = true;
-      meta.skipReason = reason;
-      return ctx.skip(reason);
-    };
-    for (const action of spec.guarded ?? []) {
-      const verdict = guard(config, action);
-      if (!verdict.allowed) skip(verdict.reason);
-    }
-    const control = config.controlUrl ? createControlClient(config.controlUrl) : undefined;
-    const t: CheckContext = {
-      config,
-      client: createApiClient(config, { recorder }),
-      newClient: () => createApiClient(config, { recorder }),
-      skip,
-      needControl: (why) => control ?? skip(`the target offers no control API; ${why}`),
-      slow: config.slow,
-      attach: (exchanges) => {
-        attached.push(...exchanges);
-      },
-    };
-
-    try {
-      await body(t);
-    } catch (error) {
-      if (skipping) throw error;
-      if (level === 'SHOULD' && !config.strict) {
-        // Reported as a non-strict failure; only CONFORMANCE_STRICT=1 makes it fail the run.
-        meta.softFailure = messageOf(error);
-        await ctx.annotate(`non-strict failure (SHOULD): ${meta.softFailure}`, 'warning');
-        return;
+      const attached: RecordedExchange[] = [];
+      let skipping = false;
+      const skip = (reason: string): never => {
+        skipping = true;
+        meta.skipReason = reason;
+        return ctx.skip(reason);
+      };
+      for (const action of spec.guarded ?? []) {
+        const verdict = guard(config, action);
+        if (!verdict.allowed) skip(verdict.reason);
       }
-      throw error;
-    } finally {
-      meta.exchanges = [...attached, ...recorder.exchanges()];
-    }
-  });
+      const control = config.controlUrl ? createControlClient(config.controlUrl) : undefined;
+      const t: CheckContext = {
+        config,
+        client: createApiClient(config, { recorder }),
+        newClient: () => createApiClient(config, { recorder }),
+        skip,
+        needControl: (why) => control ?? skip(`the target offers no control API; ${why}`),
+        slow: config.slow,
+        attach: (exchanges) => {
+          attached.push(...exchanges);
+        },
+      };
+
+      try {
+        await body(t);
+      } catch (error) {
+        if (skipping) throw error;
+        if (level === 'SHOULD' && !config.strict) {
+          // Reported as a non-strict failure; only CONFORMANCE_STRICT=1 makes it fail the run.
+          meta.softFailure = messageOf(error);
+          await ctx.annotate(`non-strict failure (SHOULD): ${meta.softFailure}`, 'warning');
+          return;
+        }
+        throw error;
+      } finally {
+        meta.exchanges = [...attached, ...recorder.exchanges()];
+      }
+    },
+  );
 }

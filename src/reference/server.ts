@@ -123,7 +123,9 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
       }
       reply = errorReply(apiError, { requestId, path, now: state.now(), faults: state.faults });
     }
-    if (state.options.latencyMs > 0) await delay(state.options.latencyMs);
+    // Latency stands for the network between a suite and a remote API; the control API is the
+    // tests' side channel, which a remote target does not have, so it answers at once.
+    if (state.options.latencyMs > 0 && !isControlPath(path)) await delay(state.options.latencyMs);
     writeReply(res, reply, { 'x-request-id': requestId });
   }
 
