@@ -11,6 +11,7 @@ import {
   is4xx,
   mentionsNumber,
 } from '../src/checks/assertions.ts';
+import { mapConcurrent, POLITE_CONCURRENCY } from '../src/checks/concurrency.ts';
 import { area, check } from '../src/checks/define.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
@@ -68,8 +69,11 @@ const walk = shared(async (client) => {
     Number.isInteger(total) && total <= MAX_WALKED_PAGES
       ? Array.from({ length: Math.max(total - 1, 0) }, (_, i) => i + 2)
       : [...new Set([Math.ceil(total / 2), total].filter((p) => Number.isInteger(p) && p > FIRST_PAGE))];
-  // Pages are independent requests: fetched concurrently, so a far target costs one round trip.
-  const rest = await Promise.all(wanted.map(async (p) => asPage(p, await getPage(client, p))));
+  // Pages are independent requests: fetched together (a few at a time), so a far target costs a
+  // couple of round trips, not one per page.
+  const rest = await mapConcurrent(wanted, POLITE_CONCURRENCY, async (p) =>
+    asPage(p, await getPage(client, p)),
+  );
   return { pages: [first, ...rest], complete: wanted.length === Math.max(total - 1, 0) };
 });
 
