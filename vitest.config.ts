@@ -9,6 +9,8 @@ export default defineConfig({
         test: {
           name: 'self',
           include: ['test/**/*.test.ts'],
+          // After the conformance suites (their own worker count needs their own group).
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -24,6 +26,7 @@ export default defineConfig({
           // Two warm workers: a run is a handful of round trips deep, and more workers only import
           // the same modules again (npm run bench).
           maxWorkers: 2,
+          sequence: { groupOrder: 0 },
         },
       },
     ],

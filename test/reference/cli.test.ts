@@ -49,7 +49,7 @@ function banner(child: ChildProcess): Promise<string> {
 
 const value = (text: string, name: string) => new RegExp(`${name}=(\\S+)`).exec(text)?.[1] ?? '';
 
-describe('npm run reference-server', () => {
+describe('npm run reference-server', { timeout: 30_000 }, () => {
   it('prints its URLs and credentials, serves them, and stops on SIGTERM', async () => {
     const child = start(['--port', '0', '--control', '--fault', 'page-size-20']);
     const text = await banner(child);
