@@ -1,46 +1,25 @@
 // `npm run conformance` with a bad configuration, end to end: exit code 2 before any request, one
 // message naming every faulty variable, no stack trace, no secret. The CLI runs in a temporary
 // directory, so the .env it reads is the test's own and never the repository's.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatProblems } from '../../src/config/index.ts';
+import { type NodeRun, runTs } from '../support/run-node.ts';
 import { KNOWN_VARIABLES, load, SECRETS } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../../src/cli/conformance.ts', import.meta.url));
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = NodeRun;
 
 /** The CLI in `cwd` with exactly these configuration variables (none inherited from this process). */
 function conformance(cwd: string, variables: Record<string, string>): Promise<Run> {
   const env: Record<string, string | undefined> = { ...process.env, FORCE_COLOR: '0' };
   for (const name of KNOWN_VARIABLES) delete env[name];
   Object.assign(env, variables);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runTs('src/cli/conformance.ts', [], { cwd, env });
 }
 
 // A target that counts what reaches it: a bad configuration must stop the run before any request.

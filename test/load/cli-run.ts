@@ -1,17 +1,11 @@
 // Running `src/cli/load.ts` as the npm scripts do, in a child process, with a chosen environment.
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { type NodeRun, runTs } from '../support/run-node.ts';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export { ROOT } from '../support/run-node.ts';
+export type CliRun = NodeRun;
 
 /** Variables of .env.example, blanked so a developer's own environment does not leak in. */
 export const BLANK_TARGET = {
@@ -35,22 +29,7 @@ export const BLANK_TARGET = {
 };
 
 export function runLoadCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/load.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...BLANK_TARGET, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runTs('src/cli/load.ts', args, { env: { ...process.env, ...BLANK_TARGET, ...env } });
 }
 
 /**

@@ -2,29 +2,14 @@
 // conformant servers that choose differently where the spec is silent, and every named fault is
 // caught by a check of the very rule it breaks. Runs `npm run faults -- --json` in its own process
 // (vitest cannot run inside a vitest worker).
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Matrix } from '../../src/runner/fault-matrix.ts';
+import { type NodeRun, runTs } from '../support/run-node.ts';
 
-const ROOT = new URL('../..', import.meta.url);
-
-function runFaults(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/faults.ts', '--json'], {
-      cwd: ROOT,
-      // The matrix is always local; a developer's target settings must not reach it.
-      env: { ...process.env, CONFORMANCE_TARGET: 'local', CONFORMANCE_STRICT: '0' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function runFaults(): Promise<NodeRun> {
+  // The matrix is always local; a developer's target settings must not reach it.
+  return runTs('src/cli/faults.ts', ['--json'], {
+    env: { ...process.env, CONFORMANCE_TARGET: 'local', CONFORMANCE_STRICT: '0' },
   });
 }
 
