@@ -1,6 +1,7 @@
 // The load CLI's arguments: the script name, --profile, and everything else for k6.
 //   npm run load:release -- --profile stress --env RELEASE_VUS=40 -- --quiet
 import { PROFILES } from '../../load/lib/release-plan.ts';
+import { TARGET_VARIABLES } from './k6-env.ts';
 import { isLoadScript, type LoadScriptName } from './scripts.ts';
 
 export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
@@ -9,18 +10,7 @@ export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [
 Target and credentials come from .env and the environment (README, section load), never from --env.`;
 
 /** Set by the CLI from the resolved target: overriding them with --env would bypass the guard. */
-const RESERVED = new Set([
-  'CONFORMANCE_TARGET',
-  'API_BASE_URL',
-  'PETSTORE_BASE_URL',
-  'CLIENT_ID',
-  'CLIENT_SECRET',
-  'API_KEY_ID',
-  'API_KEY_SECRET',
-  'ALLOW_PRODUCTION_WRITES',
-  'REFERENCE_CONTROL_URL',
-  'K6_REPORT_DIR',
-]);
+const RESERVED = new Set<string>([...TARGET_VARIABLES, 'K6_REPORT_DIR']);
 
 export interface LoadArgs {
   script: LoadScriptName;

@@ -3,7 +3,7 @@
 import type { TargetConfig } from '../config/index.ts';
 
 /** Variables describing a target: set from the resolved config, or removed so none leaks through. */
-const TARGET_VARIABLES = [
+export const TARGET_VARIABLES = [
   'CONFORMANCE_TARGET',
   'API_BASE_URL',
   'PETSTORE_BASE_URL',
