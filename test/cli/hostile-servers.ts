@@ -149,6 +149,7 @@ export function selfSignedCertificate(): { key: string; cert: string } | undefin
 }
 
 export async function startHostileTarget(kind: HostileKind): Promise<HostileTarget> {
+  if (kind === 'ten-megabyte-body') tenMegabytes();
   if (kind === 'dns-failure') {
     // .invalid never resolves (RFC 6761).
     return { kind, ...bases('http://conformance-target.invalid'), requests: () => 0, close: async () => {} };
