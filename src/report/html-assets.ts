@@ -2,7 +2,9 @@
 // opens from a CI artifact with no network at all.
 
 export const STYLE = `
-:root { --pass: #1a7f37; --fail: #cf222e; --skip: #6e7781; --unc: #9a6700; --line: #d0d7de; --bg2: #f6f8fa; }
+:root { --pass: #1a7f37; --fail: #cf222e; --skip: #6e7781; --unc: #9a6700; --line: #d0d7de; --bg2: #f6f8fa;
+  /* Height of the sticky filter bar (the script measures it; it wraps on narrow screens). */
+  --sticky: 38px; --thead: 30px; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #1f2328; }
 header { padding: 16px 24px; color: #fff; }
@@ -19,8 +21,9 @@ h2 { font-size: 17px; margin: 24px 0 8px; border-bottom: 1px solid var(--line); 
 /* Status colours for text (totals, filter labels, history); badges and chips colour their background. */
 .text-status.passed { color: var(--pass); } .text-status.failed { color: var(--fail); }
 .text-status.skipped { color: var(--skip); } .text-status.uncovered { color: var(--unc); }
-/* Room for the sticky filter bar when a link jumps to a rule or a check. */
-details.check, tr[id] { scroll-margin-top: 64px; }
+/* Room for the sticky filter bar (and, for a rule, the table's sticky header) when a link jumps. */
+details.check { scroll-margin-top: calc(var(--sticky) + 8px); }
+tr[id] { scroll-margin-top: calc(var(--sticky) + var(--thead) + 8px); }
 .badge { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; font-weight: 600; color: #fff; white-space: nowrap; }
 .badge.passed { background: var(--pass); } .badge.failed { background: var(--fail); }
 .badge.skipped { background: var(--skip); } .badge.uncovered { background: var(--unc); }
@@ -36,7 +39,7 @@ details.check, tr[id] { scroll-margin-top: 64px; }
 .chip.skipped { background: var(--skip); } .chip.uncovered { background: var(--unc); }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--line); padding: 4px 8px; }
-th { background: var(--bg2); position: sticky; top: 49px; }
+th { background: var(--bg2); position: sticky; top: var(--sticky); }
 td.id, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; white-space: nowrap; }
 details.check { border: 1px solid var(--line); border-radius: 6px; margin: 6px 0; }
 details.check > summary { cursor: pointer; padding: 6px 10px; list-style-position: inside; }
@@ -74,6 +77,16 @@ export const SCRIPT = `
     document.getElementById('shown-rules').textContent = String(shown.rule);
     document.getElementById('shown-checks').textContent = String(shown.check);
   }
+  // The table header sticks right under the filter bar, whose height depends on fonts and width.
+  function measure() {
+    var bar = document.querySelector('.filters');
+    var head = document.querySelector('table.rules thead');
+    var root = document.documentElement.style;
+    if (bar) root.setProperty('--sticky', bar.offsetHeight + 'px');
+    if (head) root.setProperty('--thead', head.offsetHeight + 'px');
+  }
+  window.addEventListener('resize', measure);
+  measure();
   area.addEventListener('change', apply);
   boxes.forEach(function (b) { b.addEventListener('change', apply); });
   // A link to a check opens it.

@@ -3,7 +3,7 @@
 // run is HTML-escaped; bodies are capped for display (results.json keeps the recorded length).
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
-import { EXIT_MEANINGS, isSubset } from './results.ts';
+import { EXIT_MEANINGS, failureCounts, isSubset, softFailuresText } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
 
 /** Display caps: a failing check shows more of its evidence than a passing one. */
@@ -137,10 +137,12 @@ ${['passed', 'failed', 'skipped', 'uncovered'].map(box).join('\n')}
 }
 
 function headline(results: ConformanceResults): string {
-  const hard = results.checks.filter((c) => c.status === 'failed' && !c.nonStrict).length;
+  const { hard, soft } = failureCounts(results);
   if (results.exitCode === 2) return 'Run problem: the run could not check everything';
-  if (hard) return `${hard} check${hard > 1 ? 's' : ''} failed`;
-  return 'Conformant: every check passed';
+  // The non-strict SHOULD failures are named, so the verdict adds up to the failed total below.
+  const should = soft ? softFailuresText(soft) : '';
+  if (hard) return `${hard} check${hard > 1 ? 's' : ''} failed${should ? `, ${should}` : ''}`;
+  return should ? `Conformant: ${should}` : 'Conformant: every check passed';
 }
 
 export function renderHtml(results: ConformanceResults): string {

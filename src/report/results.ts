@@ -92,6 +92,18 @@ export function exitCodeOf(checks: readonly CheckResult[], problems: readonly st
   return checks.some((c) => c.status === 'failed' && !c.nonStrict) ? 1 : 0;
 }
 
+/** Failed checks that fail the run, and non-strict SHOULD failures that do not. */
+export function failureCounts(results: Pick<ConformanceResults, 'checks'>): { hard: number; soft: number } {
+  const failed = results.checks.filter((c) => c.status === 'failed');
+  const soft = failed.filter((c) => c.nonStrict).length;
+  return { hard: failed.length - soft, soft };
+}
+
+/** "1 SHOULD failure (non-strict)": named beside the verdict, so it adds up to the failed total. */
+export function softFailuresText(soft: number): string {
+  return `${soft} SHOULD failure${soft === 1 ? '' : 's'} (non-strict)`;
+}
+
 /** A run that left checks out (filters) or did not cover every area of the catalogue. */
 export function isSubset(results: Pick<ConformanceResults, 'scope'>): boolean {
   return results.scope.filtered || AREAS.some((a) => !results.scope.areas.includes(a));

@@ -1,7 +1,7 @@
 // reports/summary.md: a short Markdown summary for people and for $GITHUB_STEP_SUMMARY. Totals,
 // what changed since the previous run, failing rules first with their reasons, SHOULD failures
 // apart, skipped checks with why, then a table of rules per area.
-import { EXIT_MEANINGS, isSubset } from './results.ts';
+import { EXIT_MEANINGS, failureCounts, isSubset, softFailuresText } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
 
 const MAX_CELL = 300;
@@ -43,16 +43,14 @@ function changeLine(change: StatusChange): string {
 }
 
 function headline(results: ConformanceResults): string {
-  const hard = results.checks.filter((c) => c.status === 'failed' && !c.nonStrict).length;
-  const soft = results.checks.filter((c) => c.nonStrict).length;
+  const { hard, soft } = failureCounts(results);
+  const should = soft ? `, ${softFailuresText(soft)}` : '';
   const verdict =
     results.exitCode === 2
       ? 'run problem'
       : hard
-        ? `${hard} check${hard > 1 ? 's' : ''} failed`
-        : soft
-          ? `conformant, ${soft} SHOULD failure${soft > 1 ? 's' : ''} (non-strict)`
-          : 'conformant';
+        ? `${hard} check${hard > 1 ? 's' : ''} failed${should}`
+        : `conformant${should}`;
   return `# Conformance of \`${results.target.name}\`: ${verdict} (exit code ${results.exitCode})`;
 }
 
@@ -112,7 +110,8 @@ export function renderSummary(results: ConformanceResults): string {
     const ofArea = rules.filter((r) => r.area === area);
     if (!ofArea.length) continue;
     const failed = ofArea.filter((r) => r.status === 'failed').length;
-    out.push('', `### ${area} (${ofArea.length} rules${failed ? `, ${failed} failed` : ''})`, '');
+    const count = `${ofArea.length} rule${ofArea.length === 1 ? '' : 's'}`;
+    out.push('', `### ${area} (${count}${failed ? `, ${failed} failed` : ''})`, '');
     out.push('| rule | level | status | checks | text |', '|---|---|---|---|---|');
     for (const r of ofArea) {
       const covered = r.checks.length

@@ -4,7 +4,7 @@
 // run: it prints one line and the CLI, finding no results, exits 2.
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type {
   Reporter,
   SerializedError,
@@ -137,7 +137,12 @@ export default class ConformanceReporter implements Reporter {
   private reportPaths(): string[] {
     const files: string[] = [REPORT_FILES.results, REPORT_FILES.summary, REPORT_FILES.html];
     if (existsSync(join(this.dir, REPORT_FILES.junit))) files.push(REPORT_FILES.junit);
-    return files.map((f) => relative(process.cwd(), join(this.dir, f)) || f);
+    // Relative when inside the working directory; a folder elsewhere (/tmp/...) is named whole.
+    return files.map((f) => {
+      const path = join(this.dir, f);
+      const rel = relative(process.cwd(), path);
+      return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+    });
   }
 
   private async scrubJunit(): Promise<void> {

@@ -54,7 +54,9 @@ describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
   });
 
   it('shows the verdict and the right totals first', async () => {
-    expect(await page.locator('header h1').textContent()).toBe('2 checks failed');
+    expect(await page.locator('header h1').textContent()).toBe(
+      '2 checks failed, 1 SHOULD failure (non-strict)',
+    );
     const total = (key: string) =>
       page.locator(`[data-total="${key}"]`).evaluate((el) => el.firstChild?.textContent);
     expect(await total('checks-passed')).toBe('3');
@@ -101,6 +103,33 @@ describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
     expect(await check.locator('pre.reason').textContent()).toContain('showing_items is 3');
     expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
     expect(await page.locator('img').count()).toBe(0);
+  });
+
+  it('a link to a rule shows its row below the sticky filter bar and table header, not under them', async () => {
+    await page.setViewportSize({ width: 1280, height: 400 });
+    const box = (selector: string) =>
+      page.locator(selector).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom };
+      });
+    try {
+      await page.evaluate('window.scrollTo(0, 0)');
+      await page.locator('a.chip[href="#rule-PAG-03"]').click();
+      const bar = await box('.filters');
+      const head = await box('table.rules th >> nth=0');
+      const row = await box('tr#rule-PAG-03');
+      expect(bar.top).toBe(0);
+      expect(head.top).toBeGreaterThanOrEqual(bar.bottom - 1);
+      expect(row.top).toBeGreaterThanOrEqual(head.bottom - 1);
+      // Deep in the table the header sticks right under the bar: no gap where rows show through.
+      await page.evaluate(
+        "window.scrollTo(0, document.querySelector('table.rules').getBoundingClientRect().top + window.scrollY + 300)",
+      );
+      const stuck = await box('table.rules th >> nth=0');
+      expect(Math.abs(stuck.top - (await box('.filters')).bottom)).toBeLessThanOrEqual(1);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('a link from a rule to its check opens the check', async () => {

@@ -26,7 +26,10 @@ describe('summary.md', () => {
   const md = renderSummary(results);
 
   it('leads with the verdict and the totals', () => {
-    expect(md.split('\n')[0]).toBe('# Conformance of `staging`: 2 checks failed (exit code 1)');
+    // The non-strict SHOULD failure is named, so the verdict adds up to the 3 failed checks.
+    expect(md.split('\n')[0]).toBe(
+      '# Conformance of `staging`: 2 checks failed, 1 SHOULD failure (non-strict) (exit code 1)',
+    );
     expect(md).toContain('| checks | 3 | 3 | 1 | |');
   });
 
@@ -50,6 +53,12 @@ describe('summary.md', () => {
 
   it('has a table of rules per area, unicode intact', () => {
     for (const area of results.scope.areas) expect(md).toContain(`### ${area}`);
+    const one = buildResults(fixtureInput({ filtered: true, checks: FIXTURE_CHECKS.slice(0, 1) }));
+    expect(one.rules.filter((r) => r.area === 'auth-token').length).toBeGreaterThan(1);
+    const single = buildResults(
+      fixtureInput({ filtered: true, checks: FIXTURE_CHECKS.filter((c) => c.id === 'FLG-FRESH') }),
+    );
+    expect(renderSummary(single)).toContain('### feature-flags (1 rule)\n');
     expect(md).toMatch(/\| PAG-03 \| MUST \| ❌ failed \| `PAG-SHOWING` \|/);
     expect(md).toContain('naïve pagination — ünïcödé ✓ 日本語 🚀');
   });
@@ -161,5 +170,19 @@ describe('index.html as text', () => {
     expect(html.match(/data-kind="rule"/g)).toHaveLength(results.rules.length);
     expect(html.match(/data-kind="check"/g)).toHaveLength(results.checks.length);
     expect(html).toContain('failed (SHOULD, non-strict)');
+  });
+
+  it('names non-strict SHOULD failures in the verdict: never "every check passed" when one failed', () => {
+    const h1 = (r: ConformanceResults) => /<h1>([^<]*)<\/h1>/.exec(renderHtml(r))?.[1];
+    expect(h1(results)).toBe('2 checks failed, 1 SHOULD failure (non-strict)');
+    const hard = (c: (typeof FIXTURE_CHECKS)[number]) => c.status === 'failed' && !c.nonStrict;
+    const softOnly = buildResults(fixtureInput({ checks: FIXTURE_CHECKS.filter((c) => !hard(c)) }));
+    expect(softOnly.exitCode).toBe(0);
+    expect(h1(softOnly)).toBe('Conformant: 1 SHOULD failure (non-strict)');
+    expect(renderSummary(softOnly).split('\n')[0]).toBe(
+      '# Conformance of `staging`: conformant, 1 SHOULD failure (non-strict) (exit code 0)',
+    );
+    const clean = buildResults(fixtureInput({ checks: FIXTURE_CHECKS.filter((c) => c.status !== 'failed') }));
+    expect(h1(clean)).toBe('Conformant: every check passed');
   });
 });
