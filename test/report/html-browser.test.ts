@@ -38,7 +38,6 @@ describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
     page.on('request', (r) => requests.push(r.url()));
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(url);
-    await page.screenshot({ path: '/tmp/report.png' });
   }, 60_000);
 
   afterAll(async () => {
