@@ -22,7 +22,7 @@ const xml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** One failed test case that names the problem, so CI shows the run as failed, not as empty. */
-function junitOf(problem: string, seconds: number): string {
+function junitOf(problem: string, seconds: string): string {
   return [
     '<?xml version="1.0" encoding="UTF-8" ?>',
     `<testsuites name="payments-crm conformance" tests="1" failures="0" errors="1" time="${seconds}">`,
@@ -54,6 +54,6 @@ export async function writeProblemRun(run: ProblemRun): Promise<ConformanceResul
   await rotateReports(run.dir);
   const results = await writeReports(run.dir, built, scrubber);
   const seconds = (results.durationMs / 1000).toFixed(3);
-  await writeFile(join(run.dir, REPORT_FILES.junit), scrubber.text(junitOf(run.problem, Number(seconds))));
+  await writeFile(join(run.dir, REPORT_FILES.junit), scrubber.text(junitOf(run.problem, seconds)));
   return results;
 }
