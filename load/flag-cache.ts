@@ -4,7 +4,7 @@
 // With REFERENCE_CONTROL_URL (the local reference server) flags are switched at every tick so
 // renewals bring new data, and with FLAG_TIME_LAPSE the server's clock jumps at every tick so a
 // short run covers several windows.
-//   k6 run load/flag-cache.ts   (or npm run load:flag-cache; variables in the README, section load)
+//   k6 run load/flag-cache.ts   (or npm run load:flag-cache; variables in docs/load.md)
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';

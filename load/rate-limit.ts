@@ -1,7 +1,7 @@
 // Rate-limit probe: a stepped arrival rate over ONE credential finds where the limiter starts
 // answering 429, checks every 429 (error body, Retry-After), then waits one Retry-After out and
 // checks the next request succeeds. Fails the run on any 5xx or malformed 429.
-//   k6 run load/rate-limit.ts   (or npm run load:rate-limit; variables in the README, section load)
+//   k6 run load/rate-limit.ts   (or npm run load:rate-limit; variables in docs/load.md)
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';

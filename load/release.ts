@@ -2,7 +2,7 @@
 // SESSION_EXPIRED), reading customer pages, their profile, and their feature flags (kept 60 s,
 // as the spec advises), plus the pet list on staging and local only. LOAD_PROFILE picks smoke,
 // load, stress or soak; thresholds hold p95 latency and the error rate, overall and per endpoint.
-//   k6 run load/release.ts   (or npm run load:release; variables in the README, section load)
+//   k6 run load/release.ts   (or npm run load:release; variables in docs/load.md)
 import { check, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';

@@ -7,7 +7,7 @@ import { isLoadScript, type LoadScriptName } from './scripts.ts';
 export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
   --profile NAME  LOAD_PROFILE for release and flag-cache (smoke, load, stress, soak)
   anything else   passed to \`k6 run\` as it is (e.g. --env RATE_CEILING=60, --quiet); after \`--\` everything is
-Target and credentials come from .env and the environment (README, section load), never from --env.`;
+Target and credentials come from .env and the environment (docs/load.md), never from --env.`;
 
 /** Set by the CLI from the resolved target: overriding them with --env would bypass the guard. */
 const RESERVED = new Set<string>([...TARGET_VARIABLES, 'K6_REPORT_DIR']);

@@ -1,13 +1,13 @@
-// The README renders the fault table: it must list every fault of the code with its rule.
+// docs/reference-server.md renders the fault table: it must list every fault of the code with its rule.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../src/reference/index.ts';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/reference-server.md', import.meta.url), 'utf8');
 const section =
   /<!-- BEGIN section:reference -->([\s\S]*?)<!-- END section:reference -->/.exec(readme)?.[1] ?? '';
 
-describe('README section "reference"', () => {
+describe('docs/reference-server.md', () => {
   it('lists every fault with its rule (regenerate with --list-faults --markdown)', () => {
     const rows = section.split('\n').filter((line) => /^\| `[a-z0-9-]+` \|/.test(line));
     expect(rows).toEqual(
