@@ -1,9 +1,11 @@
-// Finding the k6 binary the way .ci/run installs it: PATH first, then Go's install directory
-// ($(go env GOPATH)/bin, then ~/go/bin, Go's default GOPATH). Shared by the CLI and the real-k6 tests.
+// Finding the k6 binary: PATH first, then the project's own build (.tools/bin, made by `npm test`'s
+// pretest), then Go's install directory ($(go env GOPATH)/bin, then ~/go/bin, Go's default GOPATH).
+// Shared by the CLI, the pretest step and the real-k6 tests.
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The release @types/k6 describes; the scripts are written against it. */
 export const K6_VERSION = 'v1.7.0';
@@ -11,6 +13,9 @@ export const K6_VERSION = 'v1.7.0';
 export const K6_INSTALL_HINT =
   `k6 is not installed: run \`go install go.k6.io/k6@${K6_VERSION}\` (it lands in $(go env GOPATH)/bin) ` +
   'or install it with your package manager (https://grafana.com/docs/k6/latest/set-up/install-k6/)';
+
+/** Where the pretest step builds k6 when it is found nowhere else (git-ignored). */
+export const PROJECT_K6_DIR = fileURLToPath(new URL('../../.tools/bin', import.meta.url));
 
 const EXE = process.platform === 'win32' ? '.exe' : '';
 
@@ -29,6 +34,8 @@ export interface LookupOptions {
   /** Home directory for ~/go/bin (default os.homedir(), or HOME from env when given). */
   home?: string;
   isExecutable?: (path: string) => boolean;
+  /** The project's own k6 folder (default .tools/bin). */
+  projectDir?: string;
 }
 
 /** A program on PATH, or undefined. */
@@ -62,13 +69,17 @@ export function goPath(options: LookupOptions = {}): string | undefined {
   }
 }
 
-/** Where k6 is, or undefined: PATH, then $(go env GOPATH)/bin, then ~/go/bin. */
+/** Where k6 is, or undefined: PATH, then .tools/bin, then $(go env GOPATH)/bin, then ~/go/bin. */
 export function findK6(options: LookupOptions = {}): string | undefined {
   const isExecutable = options.isExecutable ?? isExecutableFile;
   const fromPath = onPath('k6', options);
   if (fromPath) return fromPath;
   const gopath = goPath(options);
   const home = options.home ?? options.env?.HOME ?? homedir();
-  const candidates = [gopath && join(gopath, 'bin', `k6${EXE}`), home && join(home, 'go', 'bin', `k6${EXE}`)];
+  const candidates = [
+    join(options.projectDir ?? PROJECT_K6_DIR, `k6${EXE}`),
+    gopath && join(gopath, 'bin', `k6${EXE}`),
+    home && join(home, 'go', 'bin', `k6${EXE}`),
+  ];
   return candidates.find((c): c is string => typeof c === 'string' && c !== '' && isExecutable(c));
 }

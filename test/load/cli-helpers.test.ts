@@ -140,11 +140,13 @@ describe('k6Environment', () => {
 describe('findK6', () => {
   const exists = (paths: string[]) => (p: string) => paths.includes(p);
 
-  it('prefers PATH, then Go, then ~/go/bin', () => {
+  it('prefers PATH, then the project build, then Go, then ~/go/bin', () => {
     const env = { PATH: '/a:/b' };
-    expect(findK6({ env, home: '/h', isExecutable: exists(['/b/k6', '/h/go/bin/k6']) })).toBe('/b/k6');
-    expect(findK6({ env, home: '/h', isExecutable: exists(['/h/go/bin/k6']) })).toBe('/h/go/bin/k6');
-    expect(findK6({ env, home: '/h', isExecutable: exists([]) })).toBeUndefined();
+    const where = { env, home: '/h', projectDir: '/p/.tools/bin' };
+    expect(findK6({ ...where, isExecutable: exists(['/b/k6', '/p/.tools/bin/k6', '/h/go/bin/k6']) })).toBe('/b/k6');
+    expect(findK6({ ...where, isExecutable: exists(['/p/.tools/bin/k6', '/h/go/bin/k6']) })).toBe('/p/.tools/bin/k6');
+    expect(findK6({ ...where, isExecutable: exists(['/h/go/bin/k6']) })).toBe('/h/go/bin/k6');
+    expect(findK6({ ...where, isExecutable: exists([]) })).toBeUndefined();
     expect(onPath('k6', { env: { PATH: '' }, isExecutable: () => true })).toBeUndefined();
   });
 

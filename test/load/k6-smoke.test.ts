@@ -112,7 +112,7 @@ describe.skipIf(!k6 && !go)(
     beforeAll(() => {
       if (!k6) {
         throw new Error(
-          `Go is installed but k6 is not: run .ci/run, or go install go.k6.io/k6@${K6_VERSION} (it lands in $(go env GOPATH)/bin)`,
+          `Go is installed but k6 is not: run npm test (its pretest step builds k6 into .tools/bin), or go install go.k6.io/k6@${K6_VERSION} (it lands in $(go env GOPATH)/bin)`,
         );
       }
     });
