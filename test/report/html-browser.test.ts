@@ -133,6 +133,9 @@ describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
 
   it('a link from a rule to its check opens the check', async () => {
     await page.locator('tr#rule-TOK-03 a[href="#check-TOK-WRONG"]').click();
+    // The page opens the check on hashchange, after the click returns: wait for that state (a
+    // bounded wait that fails the test when the check never opens), never for a fixed time.
+    await page.locator('details#check-TOK-WRONG[open]').waitFor({ state: 'attached', timeout: 5_000 });
     expect(await page.locator('details#check-TOK-WRONG').getAttribute('open')).not.toBeNull();
     expect(requests).toEqual([url]);
   });
