@@ -3,7 +3,7 @@
 //   [--extra-fields] [--control]
 // npm run reference-server -- --list-faults [--markdown]
 // Starts the embedded reference server and prints its base URLs and the credentials it accepts
-// (the local demo values of .env.example, printed on purpose). Bad arguments: one line, exit 2.
+// (the local demo values, printed on purpose). Bad arguments: one line, exit 2.
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_CREDENTIALS,
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
       server.controlUrl
         ? `  REFERENCE_CONTROL_URL=${server.controlUrl}`
         : '  control API off (start with --control)',
-      'credentials it accepts (local demo values, as in .env.example):',
+      'credentials it accepts (local demo values):',
       `  CLIENT_ID=${c.clientId}`,
       `  CLIENT_SECRET=${c.clientSecret}`,
       `  API_KEY_ID=${c.apiKeyId}`,

@@ -1,5 +1,6 @@
 // Turns raw variables into TargetSettings, collecting every problem instead of stopping at the
 // first, so one run tells the user everything to fix. Secret values are never quoted.
+import { DEMO_SECRETS } from './demo-credentials.ts';
 import type { RawVariables } from './env-file.ts';
 import { type ConfigProblem, TARGETS, type TargetName, type TargetSettings } from './types.ts';
 
@@ -222,6 +223,13 @@ function controlUrl(c: Collector): string | undefined {
   return parseHttpUrl(c, 'REFERENCE_CONTROL_URL', value, expected)?.href;
 }
 
+/** Loopback hosts (127.0.0.0/8, ::1, localhost), or an unset address. */
+function onThisMachine(url: string | undefined): boolean {
+  if (url === undefined) return true;
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /** Values are redacted as they are quoted; this catches a secret that reached a message any other way. */
 function scrub(problems: ConfigProblem[], secrets: readonly string[]): ConfigProblem[] {
   return problems.map((p) => ({
@@ -282,6 +290,19 @@ export function validate(
       `is not set while ${other} is`,
       'both PINNED_API_KEY_ID and PINNED_API_KEY_SECRET, or neither',
     );
+  }
+
+  // A reference server started by hand on this machine takes its demo credentials; anything else
+  // that gets them was configured from an old example.
+  if (remote && !onThisMachine(settings.apiBaseUrl)) {
+    for (const [variable, demo] of Object.entries(DEMO_SECRETS)) {
+      if (c.get(variable) !== demo) continue;
+      c.add(
+        variable,
+        "is the embedded reference server's demo value, which no remote target accepts",
+        `the ${name} credentials (the demo values are for CONFORMANCE_TARGET=local only)`,
+      );
+    }
   }
 
   if (c.problems.length > 0) {

@@ -1,5 +1,5 @@
-// The credentials the server accepts out of the box: the values of .env.example (local, non-secret
-// demo values), so the suite runs against the server with no setup.
+// The credentials the server accepts out of the box (local, non-secret demo values, refused by the
+// suite for any remote target), so the suite runs against the server with no setup.
 export const DEFAULT_CREDENTIALS = {
   clientId: 'local-conformance-client',
   clientSecret: 'local-client-secret-do-not-use-elsewhere',

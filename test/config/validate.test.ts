@@ -1,7 +1,10 @@
 // Validation of every variable: what each accepts, what it refuses and how the problem reads
 // (which variable, what is wrong, what is expected), and that every problem is listed at once.
 import { describe, expect, it } from 'vitest';
+import { DEMO_SECRETS } from '../../src/config/demo-credentials.ts';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_SECRET_LENGTH } from '../../src/config/index.ts';
+import { validate } from '../../src/config/validate.ts';
+import { DEFAULT_CREDENTIALS } from '../../src/reference/credentials.ts';
 import { KNOWN_VARIABLES, problemsOf, SECRETS, STAGING, settingsOf, variablesOf } from './helpers.ts';
 
 describe('with nothing configured', () => {
@@ -396,5 +399,48 @@ describe('one message for everything', () => {
       expect(p.problem).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
       expect(p.problem.length).toBeLessThan(200);
     }
+  });
+});
+
+describe('demo credentials', () => {
+  const staging = {
+    CONFORMANCE_TARGET: 'staging',
+    API_BASE_URL: 'https://staging.example.com/api/',
+    PETSTORE_BASE_URL: 'https://petstore.staging.example.com/v1',
+    CLIENT_ID: 'client',
+    CLIENT_SECRET: 'a-real-staging-secret',
+    API_KEY_ID: 'key',
+    API_KEY_SECRET: 'a-real-staging-key-secret',
+  };
+
+  it('refuses each demo secret with a remote target, naming the variable and never the value', () => {
+    for (const [variable, demo] of Object.entries(DEMO_SECRETS)) {
+      const extra = variable === 'PINNED_API_KEY_SECRET' ? { PINNED_API_KEY_ID: 'pinned' } : {};
+      const result = validate({ ...staging, ...extra, [variable]: demo });
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.problems).toHaveLength(1);
+      expect(result.problems[0]?.variable).toBe(variable);
+      expect(result.problems[0]?.problem).toContain('demo value');
+      expect(JSON.stringify(result.problems)).not.toContain(demo);
+    }
+  });
+
+  it('accepts them for the local target and for a reference server started on this machine', () => {
+    expect(validate({ CLIENT_SECRET: DEMO_SECRETS.CLIENT_SECRET }).ok).toBe(true);
+    const onLoopback = {
+      ...staging,
+      API_BASE_URL: 'http://127.0.0.1:8080/api/',
+      CLIENT_SECRET: DEMO_SECRETS.CLIENT_SECRET,
+    };
+    expect(validate(onLoopback).ok).toBe(true);
+  });
+
+  it('are the reference server credentials', () => {
+    expect(DEMO_SECRETS).toEqual({
+      CLIENT_SECRET: DEFAULT_CREDENTIALS.clientSecret,
+      API_KEY_SECRET: DEFAULT_CREDENTIALS.apiKeySecret,
+      PINNED_API_KEY_SECRET: DEFAULT_CREDENTIALS.pinnedApiKeySecret,
+    });
   });
 });
