@@ -120,6 +120,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         const verdict = guard(config, action);
         if (!verdict.allowed) skip(verdict.reason);
       }
+      if (config.petstoreUnavailable && spec.guarded?.includes('petstore')) skip(config.petstoreUnavailable);
       const control = config.controlUrl ? createControlClient(config.controlUrl) : undefined;
       const t: CheckContext = {
         config,

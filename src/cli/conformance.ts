@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
 import { reportsDir } from '../report/reports-dir.ts';
 import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
-import { PREFLIGHT_DONE, unreachableRun } from '../runner/preflight.ts';
+import { PREFLIGHT_RESULT, preflight } from '../runner/preflight.ts';
 
 const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules]
   --area NAME   run only the suites of these spec areas (${AREAS.join(', ')})
@@ -73,15 +73,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
-  // A remote target that cannot be reached: one line and exit 2, before vitest even starts.
+  // A remote target that is unreachable or wrongly set up: one line and exit 2, before vitest even
+  // starts (and before it takes a second to import).
   const startedAt = new Date();
   if (loaded.settings.target !== 'local') {
-    const reason = await unreachableRun(resolveTarget(loaded.settings), startedAt);
-    if (reason) {
-      process.stderr.write(`${reason}\n`);
+    const diagnosis = await preflight(resolveTarget(loaded.settings), startedAt);
+    if (diagnosis.problem) {
+      process.stderr.write(`${diagnosis.problem}\n`);
       process.exit(2);
     }
-    process.env[PREFLIGHT_DONE] = '1';
+    if (diagnosis.petstoreUnavailable)
+      process.stderr.write(`conformance: ${diagnosis.petstoreUnavailable}\n`);
+    process.env[PREFLIGHT_RESULT] = JSON.stringify(diagnosis);
   }
 
   // Loaded only now: vitest takes a second to import, which a configuration error need not wait for.

@@ -51,6 +51,8 @@ export interface TargetConfig {
   disabledFeatureRoute?: string;
   expiredAccessToken?: string;
   controlUrl?: string;
+  /** Set by the setup diagnosis when the pet interface cannot be reached: the pet checks skip. */
+  petstoreUnavailable?: string;
   allowProductionWrites: boolean;
   requestTimeoutMs: number;
   strict: boolean;

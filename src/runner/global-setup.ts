@@ -3,7 +3,7 @@
 import type { TestProject } from 'vitest/node';
 import { formatProblems, loadSettings, resolveTarget, type TargetConfig } from '../config/index.ts';
 import { startReferenceServer } from '../reference/index.ts';
-import { PREFLIGHT_DONE, unreachableRun } from './preflight.ts';
+import { handedOverDiagnosis, preflight } from './preflight.ts';
 import '../checks/meta.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -17,12 +17,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const settings = loaded.settings;
   const server = settings.target === 'local' ? await startReferenceServer({ control: true }) : undefined;
   const config: TargetConfig = resolveTarget(settings, server);
-  if (!server && !process.env[PREFLIGHT_DONE]) {
-    const reason = await unreachableRun(config, startedAt);
-    if (reason) {
-      process.stderr.write(`${reason}\n`);
+  if (!server) {
+    const diagnosis = handedOverDiagnosis() ?? (await preflight(config, startedAt));
+    if (diagnosis.problem) {
+      process.stderr.write(`${diagnosis.problem}\n`);
       process.exit(2);
     }
+    if (diagnosis.petstoreUnavailable) config.petstoreUnavailable = diagnosis.petstoreUnavailable;
   }
   project.provide('target', config);
   project.provide('targetInfo', {

@@ -1,0 +1,114 @@
+// Before the checks run against a remote target, three requests tell a setup mistake from an API
+// defect: a token request, an API-key request and a request to a known route (the pet list). A
+// rotated secret or a wrong base path would otherwise read as dozens of failed checks.
+// "Refused" (a 4xx naming the credentials) is a setup problem; a broken service (5xx, a malformed
+// answer) is not: the checks run and report it.
+import { type ApiClient, type ApiResponse, TransportError } from '../client/index.ts';
+import { guard, type TargetConfig } from '../config/index.ts';
+
+export interface SetupDiagnosis {
+  /** One line: why nothing can be checked (exit 2). */
+  problem?: string;
+  /** One line: why the pet checks are skipped while the rest runs. */
+  petstoreUnavailable?: string;
+}
+
+// A target that answers, however badly (a body over the cap, say), is there to be checked.
+const UNREACHABLE_KINDS: ReadonlySet<TransportError['kind']> = new Set([
+  'dns',
+  'refused',
+  'timeout',
+  'reset',
+  'tls',
+]);
+
+type Probe = { response: ApiResponse } | { unreachable: string } | { broken: string };
+
+async function probe(run: () => Promise<ApiResponse>): Promise<Probe> {
+  try {
+    return { response: await run() };
+  } catch (error) {
+    const message = (error as Error).message;
+    if (error instanceof TransportError && UNREACHABLE_KINDS.has(error.kind)) return { unreachable: message };
+    return { broken: message };
+  }
+}
+
+/** The error body's code, when the answer has one: says which refusal the service meant. */
+function errorCode(res: ApiResponse): string | undefined {
+  const body = res.body as { code?: unknown } | undefined;
+  return typeof body?.code === 'string' ? body.code : undefined;
+}
+
+function answered(res: ApiResponse): string {
+  const code = errorCode(res);
+  return `HTTP ${res.status}${code ? ` ${code}` : ''}`;
+}
+
+// Credentials refused: the statuses a service gives a caller it does not accept.
+const REFUSED = new Set([400, 401, 403, 419, 422]);
+
+export async function diagnoseSetup(client: ApiClient, config: TargetConfig): Promise<SetupDiagnosis> {
+  const { credentials } = config;
+  const petsAllowed = guard(config, 'petstore').allowed;
+  const [token, apiKey, pets] = await Promise.all([
+    probe(() =>
+      client.request({
+        service: 'main',
+        method: 'POST',
+        path: 'v1/auth/token',
+        auth: 'none',
+        body: { client_id: credentials.clientId, client_secret: credentials.clientSecret },
+      }),
+    ),
+    probe(() => client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'apiKey' })),
+    // Never touched where the guard forbids it (production).
+    petsAllowed
+      ? probe(() =>
+          client.request({
+            service: 'petstore',
+            method: 'GET',
+            path: 'pets',
+            query: { limit: 1 },
+            auth: 'none',
+          }),
+        )
+      : undefined,
+  ]);
+
+  const tokenUrl = `POST ${config.apiBaseUrl}v1/auth/token`;
+  const customersUrl = `GET ${config.apiBaseUrl}v1/customers`;
+  if ('unreachable' in token && 'unreachable' in apiKey) {
+    return { problem: `cannot reach the target: ${token.unreachable}` };
+  }
+  if (
+    'response' in token &&
+    'response' in apiKey &&
+    token.response.status === 404 &&
+    apiKey.response.status === 404
+  ) {
+    return {
+      problem:
+        `every route answers 404 (${tokenUrl}, ${customersUrl}): ` +
+        'check API_BASE_URL, the base address of the service ending with /api/',
+    };
+  }
+  if ('response' in token && REFUSED.has(token.response.status)) {
+    return {
+      problem: `client credentials refused: ${tokenUrl} answered ${answered(token.response)}; check CLIENT_ID and CLIENT_SECRET`,
+    };
+  }
+  if ('response' in apiKey && (apiKey.response.status === 401 || apiKey.response.status === 403)) {
+    return {
+      problem:
+        `API key refused: ${customersUrl} answered ${answered(apiKey.response)}; ` +
+        'check API_KEY_ID and API_KEY_SECRET (and whether the key is pinned to another IP address)',
+    };
+  }
+  if (pets && 'unreachable' in pets) {
+    return {
+      petstoreUnavailable: `the pet demo interface cannot be reached (${pets.unreachable}); check PETSTORE_BASE_URL`,
+    };
+  }
+  return {};
+}

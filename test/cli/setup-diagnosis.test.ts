@@ -1,0 +1,99 @@
+// `npm run conformance` against a reference server set up wrongly from the user's side: a wrong
+// client secret, a wrong base path and a dead pet base. The first two stop before the checks with
+// exit 2, one line and the reports saying why; the third skips the pet checks, with that reason,
+// and runs the rest.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { runTs } from '../support/run-node.ts';
+
+let server: RunningReferenceServer;
+let deadPetBase: string;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  server = await startReferenceServer();
+  const dead = createServer();
+  await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+  deadPetBase = `http://127.0.0.1:${(dead.address() as AddressInfo).port}/v1`;
+  await new Promise((resolve) => dead.close(resolve));
+});
+
+afterAll(async () => {
+  await server?.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function conformance(change: Record<string, string>) {
+  const reportsDir = mkdtempSync(join(tmpdir(), 'setup-diagnosis-'));
+  dirs.push(reportsDir);
+  const c = server.credentials;
+  const env = {
+    ...process.env,
+    CONFORMANCE_TARGET: 'staging',
+    API_BASE_URL: server.apiBaseUrl,
+    PETSTORE_BASE_URL: server.petstoreBaseUrl,
+    CLIENT_ID: c.clientId,
+    CLIENT_SECRET: c.clientSecret,
+    API_KEY_ID: c.apiKeyId,
+    API_KEY_SECRET: c.apiKeySecret,
+    PINNED_API_KEY_ID: '',
+    PINNED_API_KEY_SECRET: '',
+    EXPIRED_ACCESS_TOKEN: '',
+    DISABLED_FEATURE_ROUTE: '',
+    REFERENCE_CONTROL_URL: '',
+    CONFORMANCE_SLOW: '0',
+    CONFORMANCE_STRICT: '0',
+    CONFORMANCE_REPORTS_DIR: reportsDir,
+    FORCE_COLOR: '0',
+    ...change,
+  };
+  const run = await runTs('src/cli/conformance.ts', [], { env });
+  const results = JSON.parse(readFileSync(join(reportsDir, 'results.json'), 'utf8')) as {
+    exitCode: number;
+    problems: string[];
+    checks: { area: string; status: string; reason?: string }[];
+  };
+  return { ...run, results };
+}
+
+describe('a run whose setup is wrong', { timeout: 120_000 }, () => {
+  it('wrong client secret: exit 2, one line naming the credentials and the code that came back', async () => {
+    const run = await conformance({ CLIENT_SECRET: 'a-rotated-client-secret' });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^client credentials refused: POST \S+v1\/auth\/token answered HTTP 401 \S+; check CLIENT_ID and CLIENT_SECRET$/,
+      ),
+    ]);
+    expect(run.results.problems).toEqual([run.stderr.trim()]);
+    expect(run.stdout + run.stderr).not.toContain('a-rotated-client-secret');
+  });
+
+  it('wrong base path: exit 2, one line pointing at API_BASE_URL', async () => {
+    const run = await conformance({ API_BASE_URL: server.apiBaseUrl.replace(/api\/$/, 'v2/api/') });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^every route answers 404 .*check API_BASE_URL/),
+    ]);
+  });
+
+  it('dead pet base: the pet checks skip with the reason, the rest runs and passes', async () => {
+    const run = await conformance({ PETSTORE_BASE_URL: deadPetBase });
+    expect(run.code, run.stdout.slice(-2000)).toBe(0);
+    expect(run.stderr).toMatch(/the pet demo interface cannot be reached \(.*\); check PETSTORE_BASE_URL/);
+    const pets = run.results.checks.filter((c) => c.area === 'pets');
+    expect(pets.length).toBeGreaterThan(0);
+    for (const check of pets) {
+      expect(check.status).toBe('skipped');
+      expect(check.reason).toMatch(/pet demo interface cannot be reached/);
+    }
+    expect(
+      run.results.checks.filter((c) => c.area !== 'pets' && c.status === 'passed').length,
+    ).toBeGreaterThan(20);
+  });
+});
