@@ -8,6 +8,7 @@ import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts'
 import { reportsDir } from '../report/reports-dir.ts';
 import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
 import { PREFLIGHT_RESULT, preflight } from '../runner/preflight.ts';
+import { settleColor } from './color.ts';
 
 const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules]
   --area NAME   run only the suites of these spec areas (${AREAS.join(', ')})
@@ -42,6 +43,7 @@ function resolveArea(name: string): Area {
   if (exact) return exact;
   const partial = AREAS.filter((a) => a.includes(name));
   if (partial.length === 1 && partial[0]) return partial[0];
+  if (partial.length > 1) fail(`area "${name}" matches several: ${partial.join(', ')}; name one of them`);
   fail(`unknown area "${name}"; areas: ${AREAS.join(', ')}`);
 }
 
@@ -87,6 +89,7 @@ async function main(): Promise<void> {
     process.env[PREFLIGHT_RESULT] = JSON.stringify(diagnosis);
   }
 
+  settleColor(process.env, process.stdout.isTTY === true);
   // Loaded only now: vitest takes a second to import, which a configuration error need not wait for.
   const { startVitest } = await import('vitest/node');
   // Check names end in "[RULE-ID, ...]", so a rule filter is a name pattern.

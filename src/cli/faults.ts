@@ -5,19 +5,31 @@ import { parseArgs } from 'node:util';
 import { FAULTS } from '../reference/index.ts';
 import { buildMatrix, renderMatrix } from '../runner/fault-matrix.ts';
 
+const USAGE = `usage: npm run faults [-- --json] [--fault NAME ...]
+  (no option)   run every suite against the reference server with each named fault, and against the
+                conformant variants; print which check of which rule caught each fault
+  --fault NAME  only these faults (names: npm run reference-server -- --list-faults)
+  --json        the matrix as JSON
+exit code: 0 every fault caught and every conformant server passed, 1 not, 2 bad arguments`;
+
 async function main(): Promise<void> {
-  let values: { json: boolean; fault: string[] };
+  let values: { json: boolean; fault: string[]; help: boolean };
   try {
     values = parseArgs({
       options: {
         json: { type: 'boolean', default: false },
         fault: { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
     }).values;
   } catch (error) {
-    process.stderr.write(`faults: ${(error as Error).message.split('\n')[0]}\n`);
+    process.stderr.write(`faults: ${(error as Error).message.split('\n')[0]}\n${USAGE}\n`);
     process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
   }
   const unknown = values.fault.filter((name) => !FAULTS.some((f) => f.name === name));
   if (unknown.length) {

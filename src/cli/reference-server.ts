@@ -110,9 +110,15 @@ function parseCommand(argv: string[]): Command {
 }
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  // Asked for, the usage is an answer (stdout, exit 0), not a mistake.
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   let command: Command;
   try {
-    command = parseCommand(process.argv.slice(2));
+    command = parseCommand(argv);
   } catch (error) {
     process.stderr.write(`reference-server: ${(error as Error).message}\n`);
     process.exit(2);

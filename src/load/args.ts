@@ -6,7 +6,8 @@ import { isLoadScript, type LoadScriptName } from './scripts.ts';
 
 export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
   --profile NAME  LOAD_PROFILE for release and flag-cache (smoke, load, stress, soak)
-  anything else   passed to \`k6 run\` as it is (e.g. --env RATE_CEILING=60, --quiet); after \`--\` everything is
+  anything else   passed to \`k6 run\` as it is (e.g. --env RATE_CEILING=60, --quiet);
+                  after a second \`--\`, everything is passed to k6 unread
 Target and credentials come from .env and the environment (docs/load.md), never from --env.`;
 
 /** Set by the CLI from the resolved target: overriding them with --env would bypass the guard. */

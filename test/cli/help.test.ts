@@ -1,0 +1,29 @@
+// Every command's --help is an answer: its whole usage on stdout, nothing on stderr, exit 0.
+import { describe, expect, it } from 'vitest';
+import { runTs } from '../support/run-node.ts';
+
+const COMMANDS: [string, string[], RegExp][] = [
+  ['src/cli/conformance.ts', ['--help'], /^usage: npm run conformance .*\n(.*\n)* {2}--list-rules /],
+  ['src/cli/reference-server.ts', ['--help'], /^usage: npm run reference-server -- .*--list-faults/],
+  ['src/cli/faults.ts', ['--help'], /^usage: npm run faults (.*\n)*exit code: 0 /],
+  ['src/cli/load.ts', ['release', '--help'], /^usage: npm run load:(.*\n)*.*never from --env\.\n$/],
+];
+
+describe.concurrent('--help', { timeout: 60_000 }, () => {
+  it.each(COMMANDS)('%s %s: usage on stdout, exit 0', async (script, args, usage) => {
+    const run = await runTs(script, args, { env: { ...process.env, NO_COLOR: '1' } });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(usage);
+  });
+});
+
+describe('an ambiguous --area', () => {
+  it('lists the areas it matches', async () => {
+    const run = await runTs('src/cli/conformance.ts', ['--area', 'token'], { env: { ...process.env } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'conformance: area "token" matches several: auth-token, token-renewal; name one of them\n',
+    );
+  });
+});
