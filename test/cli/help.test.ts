@@ -6,6 +6,7 @@ const COMMANDS: [string, string[], RegExp][] = [
   ['src/cli/conformance.ts', ['--help'], /^usage: npm run conformance .*\n(.*\n)* {2}--list-rules /],
   ['src/cli/reference-server.ts', ['--help'], /^usage: npm run reference-server -- .*--list-faults/],
   ['src/cli/faults.ts', ['--help'], /^usage: npm run faults (.*\n)*exit code: 0 /],
+  ['src/cli/screenshot-report.ts', ['--help'], /^usage: npm run report:screenshot /],
   ['src/cli/load.ts', ['release', '--help'], /^usage: npm run load:(.*\n)*.*never from --env\.\n$/],
 ];
 
