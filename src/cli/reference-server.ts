@@ -9,13 +9,16 @@ import {
   DEFAULT_CREDENTIALS,
   FAULTS,
   PINNED_ADDRESS,
+  RATE_LIMIT_SHAPES,
+  type RateLimit,
   type ReferenceServerOptions,
   startReferenceServer,
 } from '../reference/index.ts';
 
 const USAGE =
   'usage: npm run reference-server -- [--port N] [--host H] [--fault NAME ...] [--rate-limit N|off] ' +
-  '[--rate-window S] [--token-ttl S] [--session-expired-status N] [--latency MS] [--extra-fields] ' +
+  '[--rate-window S] [--rate-shape fixed-window|sliding-window|token-bucket] [--rate-refill PER_S] ' +
+  '[--rate-headers] [--token-ttl S] [--session-expired-status N] [--latency MS] [--extra-fields] ' +
   '[--control] | --list-faults [--markdown]';
 
 class UsageError extends Error {}
@@ -39,6 +42,28 @@ function faultTable(markdown: boolean): string {
   return `${'fault'.padEnd(width)}  ${'rule'.padEnd(7)}  description\n${rows.join('\n')}\n`;
 }
 
+/** --rate-shape fixed-window|sliding-window|token-bucket and --rate-refill (tokens per second). */
+function limiterShape(
+  shape: string | undefined,
+  refill: string | undefined,
+): Pick<RateLimit, 'shape' | 'refillPerSecond'> | undefined {
+  if (shape === undefined && refill === undefined) return undefined;
+  if (shape !== undefined && !(RATE_LIMIT_SHAPES as readonly string[]).includes(shape)) {
+    throw new UsageError(
+      `--rate-shape must be one of ${RATE_LIMIT_SHAPES.join(', ')}, got ${JSON.stringify(shape)}`,
+    );
+  }
+  const chosen = (shape ?? 'token-bucket') as RateLimit['shape'];
+  if (refill === undefined) return { shape: chosen };
+  const rate = /^\d+(\.\d+)?$/.test(refill) ? Number(refill) : Number.NaN;
+  if (chosen !== 'token-bucket' || !(rate > 0 && rate <= 1_000_000)) {
+    throw new UsageError(
+      `--rate-refill needs --rate-shape token-bucket and a number of tokens per second above 0, got ${JSON.stringify(refill)}`,
+    );
+  }
+  return { shape: chosen, refillPerSecond: rate };
+}
+
 interface Command {
   listFaults: boolean;
   markdown: boolean;
@@ -56,6 +81,9 @@ function parseCommand(argv: string[]): Command {
         fault: { type: 'string', multiple: true },
         'rate-limit': { type: 'string' },
         'rate-window': { type: 'string' },
+        'rate-shape': { type: 'string' },
+        'rate-refill': { type: 'string' },
+        'rate-headers': { type: 'boolean' },
         'token-ttl': { type: 'string' },
         'session-expired-status': { type: 'string' },
         latency: { type: 'string' },
@@ -95,6 +123,14 @@ function parseCommand(argv: string[]): Command {
   };
   if (rateLimit !== undefined) options.rateLimit = rateLimit;
   else if (values['rate-window'] !== undefined) options.rateLimit = { limit: 600, windowSeconds };
+  const shaped = limiterShape(
+    values['rate-shape'] as string | undefined,
+    values['rate-refill'] as string | undefined,
+  );
+  if (shaped && options.rateLimit !== null) {
+    options.rateLimit = { ...(options.rateLimit ?? { limit: 600, windowSeconds }), ...shaped };
+  }
+  if (values['rate-headers'] === true) options.rateLimitHeaders = true;
   const ttl = integerArg('token-ttl', values['token-ttl'] as string | undefined, 0, 31_536_000);
   if (ttl !== undefined) options.tokenTtlSeconds = ttl;
   const expiredStatus = integerArg(

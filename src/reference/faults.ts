@@ -107,6 +107,12 @@ const TABLE = [
   ),
   // Rate limit
   fault('rate-limit-503', 'RATE-01', 'a caller over the limit is answered 503 instead of 429'),
+  fault('rate-limit-500', 'RATE-01', 'a caller over the limit is answered 500 instead of 429'),
+  fault(
+    'rate-limit-missing',
+    'RATE-01',
+    'no request is ever refused: the limiter counts (and its headers announce the policy) but never answers 429',
+  ),
   fault('rate-limit-no-body', 'RATE-02', 'the 429 has an empty body'),
   fault('rate-limit-no-retry-after', 'RATE-03', 'the 429 has no Retry-After'),
   fault(

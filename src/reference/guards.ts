@@ -6,6 +6,7 @@ import type { RequestContext } from './context.ts';
 import { DEFAULT_CREDENTIALS, DEFAULT_USER_ID } from './credentials.ts';
 import type { Feature } from './features.ts';
 import type { RateLimit } from './options.ts';
+import { limiterHeaders, rateLimitHeaders, refillPerSecond, shapeOf } from './rate-limiter.ts';
 import { sameSecret } from './secrets.ts';
 
 export interface Principal {
@@ -140,17 +141,26 @@ export function limitRate(ctx: RequestContext, bucket: string, own?: RateLimit):
   const { state } = ctx;
   const limit = own ?? state.rateLimit;
   if (!limit) return;
-  const verdict = state.limiter.hit(bucket, limit, state.now());
-  if (verdict.allowed) return;
   const { faults } = state;
+  const counted = state.limiter.hit(bucket, limit, state.now());
+  // The fault keeps announcing the policy but never refuses: a limiter that is declared, not enforced.
+  const verdict = faults.has('rate-limit-missing')
+    ? { ...counted, allowed: true as const, remaining: Math.max(0, counted.remaining) }
+    : counted;
+  if (state.options.rateLimitHeaders) limiterHeaders.set(ctx.req, rateLimitHeaders(limit, verdict));
+  if (verdict.allowed) return;
   const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
   // The fault tells less than the real wait, so a retry after Retry-After is refused again.
   const advertised = faults.has('retry-after-too-short') ? (wait > 1 ? 1 : 0) : wait;
-  const status = faults.has('rate-limit-503') ? 503 : 429;
+  const status = faults.has('rate-limit-503') ? 503 : faults.has('rate-limit-500') ? 500 : 429;
+  const per =
+    shapeOf(limit) === 'token-bucket'
+      ? `a burst of ${limit.limit}, refilled at ${refillPerSecond(limit)} per second`
+      : `${limit.limit} per ${limit.windowSeconds} s`;
   throw new ApiError(
     status,
     'RATE_LIMITED',
-    `too many requests: the limit is ${limit.limit} per ${limit.windowSeconds} s; retry after ${advertised} s`,
+    `too many requests: the limit is ${per}; retry after ${advertised} s`,
     {
       headers: faults.has('rate-limit-no-retry-after') ? {} : { 'retry-after': String(advertised) },
       bodyless: faults.has('rate-limit-no-body'),

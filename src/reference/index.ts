@@ -13,6 +13,7 @@ export { DEFAULT_CREDENTIALS, PINNED_ADDRESS } from './credentials.ts';
 export { FAULTS, type FaultInfo } from './faults.ts';
 export { FEATURES } from './features.ts';
 export type { RateLimit, ReferenceServerOptions } from './options.ts';
+export { RATE_LIMIT_SHAPES } from './options.ts';
 export type { RequestCounts } from './request-counts.ts';
 
 export interface RunningReferenceServer {

@@ -2,9 +2,17 @@
 import { assertKnownFaults } from './faults.ts';
 
 export interface RateLimit {
+  /** Requests per window; for a token bucket, its capacity (the burst it allows from full). */
   limit: number;
+  /** The window's length (fixed and sliding windows). */
   windowSeconds: number;
+  /** Default fixed-window (opened by a bucket's first request). */
+  shape?: 'fixed-window' | 'sliding-window' | 'token-bucket';
+  /** Token bucket only: tokens added per second (default limit / windowSeconds). */
+  refillPerSecond?: number;
 }
+
+export const RATE_LIMIT_SHAPES = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 
 export interface ReferenceServerOptions {
   host?: string; // default 127.0.0.1
@@ -20,6 +28,7 @@ export interface ReferenceServerOptions {
   sessionExpiredStatus?: number; // HTTP status of SESSION_EXPIRED, default 401
   seed?: number; // faker seed, default 20261123
   extraFields?: boolean; // alternative choices where the spec is silent (tolerance tests)
+  rateLimitHeaders?: boolean; // IETF RateLimit and RateLimit-Policy on every limited answer, default false
 }
 
 export type ResolvedOptions = Required<Omit<ReferenceServerOptions, 'rateLimit' | 'faults'>> & {
@@ -43,6 +52,7 @@ const DEFAULTS: ResolvedOptions = {
   sessionExpiredStatus: 401,
   seed: 20261123,
   extraFields: false,
+  rateLimitHeaders: false,
 };
 
 function integer(name: string, value: number, min: number, max: number): number {
@@ -55,10 +65,28 @@ function integer(name: string, value: number, min: number, max: number): number 
 }
 
 export function checkRateLimit(rateLimit: RateLimit): RateLimit {
-  return {
+  const checked: RateLimit = {
     limit: integer('rateLimit.limit', rateLimit.limit, 1, 1_000_000_000),
     windowSeconds: integer('rateLimit.windowSeconds', rateLimit.windowSeconds, 1, 86_400),
   };
+  const { shape, refillPerSecond } = rateLimit;
+  if (shape !== undefined) {
+    if (!RATE_LIMIT_SHAPES.includes(shape)) {
+      throw new Error(
+        `reference server: rateLimit.shape must be one of ${RATE_LIMIT_SHAPES.join(', ')}, got ${String(shape)}`,
+      );
+    }
+    checked.shape = shape;
+  }
+  if (refillPerSecond !== undefined) {
+    if (!Number.isFinite(refillPerSecond) || refillPerSecond <= 0 || refillPerSecond > 1_000_000) {
+      throw new Error(
+        `reference server: rateLimit.refillPerSecond must be a number above 0 and up to 1000000, got ${String(refillPerSecond)}`,
+      );
+    }
+    checked.refillPerSecond = refillPerSecond;
+  }
+  return checked;
 }
 
 export function checkTokenTtl(seconds: number): number {

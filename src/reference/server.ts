@@ -14,6 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError } from './api-error.ts';
 import type { RequestContext } from './context.ts';
 import type { ReferenceControl } from './control.ts';
+import { limiterHeaders } from './rate-limiter.ts';
 import { errorReply, type Reply, writeReply } from './reply.ts';
 import { ClientGone } from './request-body.ts';
 import { type Route, Router } from './router.ts';
@@ -126,7 +127,7 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
     // Latency stands for the network between a suite and a remote API; the control API is the
     // tests' side channel, which a remote target does not have, so it answers at once.
     if (state.options.latencyMs > 0 && !isControlPath(path)) await delay(state.options.latencyMs);
-    writeReply(res, reply, { 'x-request-id': requestId });
+    writeReply(res, reply, { 'x-request-id': requestId, ...limiterHeaders.get(req) });
   }
 
   const server = createServer(

@@ -5,7 +5,7 @@ import { ActiveFaults } from './faults.ts';
 import { FeatureSwitches, FlagCache } from './features.ts';
 import type { RateLimit, ResolvedOptions } from './options.ts';
 import { PetStore } from './pet-store.ts';
-import { FixedWindowLimiter } from './rate-limiter.ts';
+import { RateLimiter } from './rate-limiter.ts';
 import { RequestCounter } from './request-counts.ts';
 import { TokenStore } from './tokens.ts';
 
@@ -17,7 +17,7 @@ export class ServerState {
   readonly flagCache = new FlagCache();
   readonly tokens = new TokenStore();
   readonly apiKeys = new ApiKeyStore();
-  readonly limiter = new FixedWindowLimiter();
+  readonly limiter = new RateLimiter();
   readonly pets: PetStore;
   readonly counts = new RequestCounter();
   tokenTtlSeconds: number;

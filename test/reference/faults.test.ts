@@ -140,6 +140,8 @@ const PROBES: Record<string, Probe> = {
     return (await s.call(ME, { headers })).status === 200 && (await s.call(ME, { headers })).status === 200;
   },
   'rate-limit-503': async (s) => (await overLimit(s)).status === 429,
+  'rate-limit-500': async (s) => (await overLimit(s)).status === 429,
+  'rate-limit-missing': async (s) => (await overLimit(s)).status === 429,
   'rate-limit-no-body': async (s) => errorBodyProblems(await overLimit(s)).length === 0,
   'rate-limit-no-retry-after': async (s) => (await overLimit(s)).headers['retry-after'] !== undefined,
   'retry-after-too-short': async (s) => (await overLimit(s)).headers['x-third-status'] === '200',
