@@ -306,7 +306,10 @@ export function validate(
   }
 
   if (c.problems.length > 0) {
-    return { ok: false, problems: scrub(c.problems, c.secrets) };
+    // A secret too short to keep out of reports is refused above; scrubbing our own words of it
+    // would rewrite them ("is [REDACTED]er than 8 characters"), and quote() has removed it already.
+    const scrubbable = c.secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+    return { ok: false, problems: scrub(c.problems, scrubbable) };
   }
   // Unset optional values are left out rather than carried as undefined.
   const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));

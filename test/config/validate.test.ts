@@ -216,6 +216,17 @@ describe('credentials', () => {
     },
   );
 
+  it('never rewrites its own words when a short secret is one of them', () => {
+    for (const secret of ['short', 'the', 'char']) {
+      const problems = problemsOf({ ...STAGING, CLIENT_SECRET: secret });
+      const text = problems.map((p) => `${p.problem}; ${p.expected}`).join('\n');
+      expect(text).not.toContain('[REDACTED]');
+      expect(problems.find((p) => p.variable === 'CLIENT_SECRET')?.problem).toBe(
+        `is shorter than ${MIN_SECRET_LENGTH} characters`,
+      );
+    }
+  });
+
   it('accepts printable ASCII and Latin-1 values', () => {
     const value = 'Zé-~!@#$%^&*()_+={}[]|:;"\'<>,.?/ 0123';
     expect(settingsOf({ ...STAGING, CLIENT_SECRET: value }).clientSecret).toBe(value);
