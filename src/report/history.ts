@@ -4,19 +4,36 @@ import type { CheckStatus, ConformanceResults, ExitCode, History, StatusChange }
 
 type Previous = Pick<ConformanceResults, 'startedAt' | 'exitCode' | 'checks'>;
 
-/** The previous results, or undefined when there are none or they are unreadable (never throws). */
-export async function readPrevious(path: string): Promise<Previous | undefined> {
+/** The previous run, none (no file: a first run), or why the file there cannot serve as history. */
+export type PreviousRun =
+  | { previous: Previous; unreadable?: undefined }
+  | { previous?: undefined; unreadable?: string };
+
+const EXIT_CODES = [0, 1, 2, 130, 143] as const;
+
+/** The previous results; never throws: a file that does not parse is ignored, with the reason. */
+export async function readPrevious(path: string): Promise<PreviousRun> {
+  let text: string;
   try {
-    const data = JSON.parse(await readFile(path, 'utf8')) as Partial<Previous> | null;
-    if (!data || typeof data.startedAt !== 'string' || !Array.isArray(data.checks)) return undefined;
-    const checks = data.checks.filter(
-      (c) => c && typeof c.id === 'string' && ['passed', 'failed', 'skipped'].includes(c.status),
-    );
-    const exitCode = ([0, 1, 2] as const).find((code) => code === data.exitCode) ?? 2;
-    return { startedAt: data.startedAt, exitCode, checks };
-  } catch {
-    return undefined;
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    return { unreadable: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
+  let data: Partial<Previous> | null;
+  try {
+    data = JSON.parse(text) as Partial<Previous> | null;
+  } catch (error) {
+    return { unreadable: `does not parse (${(error as Error).message.split('\n')[0]})` };
+  }
+  if (!data || typeof data.startedAt !== 'string' || !Array.isArray(data.checks)) {
+    return { unreadable: 'is not a results file (no startedAt or checks)' };
+  }
+  const checks = data.checks.filter(
+    (c) => c && typeof c.id === 'string' && ['passed', 'failed', 'skipped'].includes(c.status),
+  );
+  const exitCode = EXIT_CODES.find((code) => code === data.exitCode) ?? 2;
+  return { previous: { startedAt: data.startedAt, exitCode: exitCode as ExitCode, checks } };
 }
 
 // Newly failing first, then newly passing (fixed), then the rest.

@@ -1,8 +1,8 @@
 // The reports of a run that stopped before any check (the target cannot be reached): the same four
 // files as a finished run, with the reason as a run problem and exit code 2, so a nightly job's
 // artifact and step summary say why nothing was checked.
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.ts';
 import { buildResults } from './results.ts';
 import { createScrubber } from './scrub.ts';
 import { toolOf } from './tool.ts';
@@ -54,6 +54,6 @@ export async function writeProblemRun(run: ProblemRun): Promise<ConformanceResul
   await rotateReports(run.dir);
   const results = await writeReports(run.dir, built, scrubber);
   const seconds = (results.durationMs / 1000).toFixed(3);
-  await writeFile(join(run.dir, REPORT_FILES.junit), scrubber.text(junitOf(run.problem, seconds)));
+  await writeFileAtomic(join(run.dir, REPORT_FILES.junit), scrubber.text(junitOf(run.problem, seconds)));
   return results;
 }

@@ -1,10 +1,13 @@
 // Writes results.json, summary.md and index.html into the reports folder. The previous results
 // move aside when a run starts, so a run that dies leaves no stale report behind and the next
-// summary still compares with the last finished run.
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+// summary still compares with the last finished run. Every file is written atomically
+// (atomic-write.ts): a reader sees the old file or the new one, never a truncated one.
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.ts';
 import { diffRuns, readPrevious } from './history.ts';
 import { renderHtml } from './html.ts';
+import { makeFolder } from './reports-dir-check.ts';
 import type { Scrubber } from './scrub.ts';
 import { renderSummary } from './summary-md.ts';
 import type { ConformanceResults } from './types.ts';
@@ -19,23 +22,39 @@ export const REPORT_FILES = {
 
 /** At the start of a run: the last results become the previous ones; stale pages go. */
 export async function rotateReports(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   await rename(join(dir, REPORT_FILES.results), join(dir, REPORT_FILES.previous)).catch(() => undefined);
-  await Promise.all([REPORT_FILES.summary, REPORT_FILES.html].map((f) => rm(join(dir, f), { force: true })));
+  // junit.xml too: a run killed outright must not leave the last run's test report looking like its own.
+  await Promise.all(
+    [REPORT_FILES.summary, REPORT_FILES.html, REPORT_FILES.junit].map((f) =>
+      rm(join(dir, f), { force: true }),
+    ),
+  );
 }
 
-/** Adds the history, scrubs, writes the three files; returns the results as written. */
+/**
+ * Adds the history, scrubs, writes the three files; returns the results as written. `note` hears
+ * what the reader should know (a previous results file that had to be ignored).
+ */
 export async function writeReports(
   dir: string,
   built: ConformanceResults,
   scrubber: Scrubber,
+  note: (line: string) => void = () => undefined,
 ): Promise<ConformanceResults> {
-  const previous = await readPrevious(join(dir, REPORT_FILES.previous));
-  const withHistory = previous ? { ...built, history: diffRuns(previous, built) } : built;
+  const previousPath = join(dir, REPORT_FILES.previous);
+  const read = await readPrevious(previousPath);
+  if (read.unreadable)
+    note(`the previous results ${previousPath} ${read.unreadable}: this run has no history`);
+  const withHistory = read.previous ? { ...built, history: diffRuns(read.previous, built) } : built;
   const results = scrubber.deep(withHistory);
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, REPORT_FILES.results), scrubber.text(`${JSON.stringify(results, null, 2)}\n`));
-  await writeFile(join(dir, REPORT_FILES.summary), scrubber.text(renderSummary(results)));
-  await writeFile(join(dir, REPORT_FILES.html), scrubber.text(renderHtml(results)));
+  await makeFolder(dir);
+  // results.json last: its presence tells the CLI (and CI) that the run's reports are complete.
+  await writeFileAtomic(join(dir, REPORT_FILES.summary), scrubber.text(renderSummary(results)));
+  await writeFileAtomic(join(dir, REPORT_FILES.html), scrubber.text(renderHtml(results)));
+  await writeFileAtomic(
+    join(dir, REPORT_FILES.results),
+    scrubber.text(`${JSON.stringify(results, null, 2)}\n`),
+  );
   return results;
 }

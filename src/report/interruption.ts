@@ -1,0 +1,31 @@
+// Whether this run was interrupted, and by which signal. Set by the process that handles the signal
+// (src/runner/run-suites.ts), read by the reporter; kept on globalThis because vitest loads the
+// reporter through its own module loader, so the two may hold different copies of this module.
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/** The shell's convention: 128 + the signal number. */
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+export type InterruptExitCode = (typeof SIGNAL_EXIT_CODES)[InterruptSignal];
+
+const KEY = Symbol.for('payments-crm-conformance.interrupted-by');
+type Holder = { [KEY]?: InterruptSignal };
+
+export function markInterrupted(signal: InterruptSignal): void {
+  (globalThis as Holder)[KEY] = signal;
+}
+
+export function interruptedBy(): InterruptSignal | undefined {
+  return (globalThis as Holder)[KEY];
+}
+
+/** For tests: a fresh start. */
+export function clearInterruption(): void {
+  delete (globalThis as Holder)[KEY];
+}
+
+const HOW: Record<InterruptSignal, string> = { SIGINT: 'SIGINT, Ctrl-C', SIGTERM: 'SIGTERM' };
+
+/** The run problem the reports name. */
+export function interruptionProblem(signal: InterruptSignal): string {
+  return `interrupted (${HOW[signal]}): the checks that had not finished are not run`;
+}
