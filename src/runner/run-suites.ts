@@ -1,0 +1,62 @@
+// Drives one vitest run of the conformance suites for the CLI, with the interrupt handling of
+// interrupts.ts in place of vitest's own (which ends the process at the first signal, before any
+// report is written). Returns the exit code the reporter decided, when it says.
+import { createVitest, type TestModule } from 'vitest/node';
+import type { InterruptHandling } from './interrupts.ts';
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** What the conformance reporter offers the CLI (found by shape: vitest loads it as its own module). */
+interface ConformanceReporting {
+  conformanceResults?: { exitCode: number };
+  writeInterrupted(modules: ReadonlyArray<TestModule>): Promise<unknown>;
+}
+
+function isConformanceReporting(reporter: unknown): reporter is ConformanceReporting {
+  return typeof (reporter as Partial<ConformanceReporting>)?.writeInterrupted === 'function';
+}
+
+export interface SuiteSelection {
+  files: string[];
+  testNamePattern?: string;
+}
+
+export async function runSuites(
+  selection: SuiteSelection,
+  interrupts: InterruptHandling,
+): Promise<number | undefined> {
+  // As vitest's own startVitest does before it creates the run.
+  process.env.TEST = 'true';
+  process.env.VITEST = 'true';
+  process.env.NODE_ENV ??= 'test';
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const vitest = await createVitest('test', {
+    project: ['conformance'],
+    watch: false,
+    run: true,
+    ...(selection.testNamePattern ? { testNamePattern: selection.testNamePattern } : {}),
+  });
+  // vitest's logger ends the process on the first signal: the handling in interrupts.ts replaces it.
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.off(signal, listener);
+    }
+  }
+  // vitest's reporter instances are not in its typings, but have been `vitest.reporters` since v1.
+  const instances = (vitest as unknown as { reporters?: unknown }).reporters;
+  const reporter = (Array.isArray(instances) ? instances : []).find(isConformanceReporting);
+  interrupts.attach({
+    stop: () => vitest.cancelCurrentRun('keyboard-input'),
+    report: async () => reporter?.writeInterrupted(vitest.state.getTestModules()),
+  });
+  try {
+    await vitest.start(selection.files);
+  } catch (error) {
+    process.stderr.write(`conformance: ${(error as Error)?.message?.split('\n')[0] ?? String(error)}\n`);
+  } finally {
+    await vitest.close();
+  }
+  // Interrupted, and the checks in flight finished in time: the reporter has written the reports.
+  await interrupts.exitIfInterrupted();
+  return reporter?.conformanceResults?.exitCode;
+}
