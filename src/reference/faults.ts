@@ -64,7 +64,7 @@ const TABLE = [
   fault('page-beyond-errors-filled', 'PAG-11', 'the 422 carries its message in `errors` as well'),
   fault('page-beyond-unhandled', 'PAG-11', 'the 422 says handled: false'),
   fault('page-size-20', 'PAG-12', 'the default page size is 20'),
-  fault('page-zero-500', 'PAG-13', 'page=0 crashes into a 500'),
+  fault('page-zero-first-page', 'PAG-13', 'page=0 answers 200 with the first page instead of refusing it'),
   fault('customers-refuse-bearer', 'PAG-14', 'GET /v1/customers refuses bearer tokens with 403'),
   // Error body
   fault('error-missing-message', 'ERR-01', 'error bodies have no `message`'),
@@ -134,6 +134,24 @@ const TABLE = [
   fault('unknown-pet-400', 'PET-11', 'GET /pets/{petId} of an unknown id answers 400'),
   // Payload format
   fault('customers-text-content-type', 'GEN-01', 'GET /v1/customers answers with content-type text/plain'),
+  // Generated requests (suites/generated.test.ts)
+  fault('page-zero-500', 'GNR-01', 'page=0 crashes into a 500'),
+  fault('page-not-integer-500', 'GNR-01', 'a page that is not an integer (page=abc) crashes into a 500'),
+  fault('malformed-json-500', 'GNR-01', 'a request body that is not valid JSON crashes into a 500'),
+  fault('pet-tag-refused', 'GNR-02', 'POST /pets refuses a valid pet that has a tag (400)'),
+  fault(
+    'token-wrong-type-accepted',
+    'GNR-03',
+    'the token route reads client_id and client_secret with String(), so ["id"] passes as "id"',
+  ),
+  fault('pets-negative-limit-accepted', 'GNR-03', 'GET /pets answers a negative limit as if none were given'),
+  fault('nameless-pet-stored', 'GNR-03', 'POST /pets accepts and stores a pet without name'),
+  fault(
+    'pet-status-outside-enum-stored',
+    'GNR-03',
+    'POST /pets accepts and stores any status string (e.g. "adopted")',
+  ),
+  fault('pet-tag-dropped', 'GNR-04', 'POST /pets answers 201 but stores the pet without its tag'),
 ] as const;
 
 export type FaultName = (typeof TABLE)[number]['name'];

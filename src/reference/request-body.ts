@@ -76,7 +76,7 @@ const unsupported = (type: string | undefined) =>
  */
 export async function readJsonBody(
   req: IncomingMessage,
-  options: { optional?: boolean; limit?: number } = {},
+  options: { optional?: boolean; limit?: number; crashOnMalformed?: boolean } = {},
 ): Promise<unknown> {
   const limit = options.limit ?? BODY_LIMIT_BYTES;
   const type = req.headers['content-type'];
@@ -94,6 +94,10 @@ export async function readJsonBody(
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
+    // The fault malformed-json-500: the parser's failure escapes as a crash.
+    if (options.crashOnMalformed) {
+      throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
+    }
     throw badRequest('the request body is not valid JSON');
   }
 }

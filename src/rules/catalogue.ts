@@ -16,6 +16,7 @@ export const AREAS = [
   'rate-limit',
   'pets',
   'operations',
+  'generated',
 ] as const;
 
 export type Area = (typeof AREAS)[number];
@@ -213,7 +214,7 @@ export const RULES: readonly Rule[] = [
     'customers-pagination',
     'SHOULD',
     'Limits (page is an integer page number)',
-    'A page of 0, a negative page or a non-integer page is refused with a 4xx and the error body, never a 5xx.',
+    'A page of 0, a negative page or a non-integer page is refused with a 4xx and the error body (which 4xx is not shown; a 5xx breaks GNR-01, a MUST).',
   ),
   rule(
     'PAG-14',
@@ -438,6 +439,36 @@ export const RULES: readonly Rule[] = [
     'MUST',
     'Endpoints ("JSON is the payload format")',
     "Every 2xx answer with a body is JSON, with a JSON content type, and validates against the operation's schema.",
+  ),
+
+  // Generated requests: every operation probed with schema-made valid and invalid input
+  rule(
+    'GNR-01',
+    'generated',
+    'MUST',
+    'Errors (a 5xx is a server failure)',
+    "No request is answered with a 5xx, valid or not: a server error in answer to a client's input is a defect (a 503 FEATURE_FLAG_DISABLED on a disabled route is the only exception).",
+  ),
+  rule(
+    'GNR-02',
+    'generated',
+    'MUST',
+    'Endpoints; Resources and their fields',
+    "A request that honours every constraint of the operation's schema is answered 2xx with a schema-valid answer, or with a 4xx the spec allows (a page beyond the last, unknown credentials, an unknown pet).",
+  ),
+  rule(
+    'GNR-03',
+    'generated',
+    'MUST',
+    'Endpoints; Resources and their fields',
+    "A request that breaks one constraint of the operation's schema (a missing required field, a wrong type, a value past a bound or outside an enum, malformed JSON, a wrong Content-Type, an empty body) is refused with a 4xx (and, on the main service, the error body); where the spec leaves the choice open (limit=150 refused or clamped), every conformant answer passes.",
+  ),
+  rule(
+    'GNR-04',
+    'generated',
+    'MUST',
+    'Demo pet interface (POST /pets, GET /pets/{petId})',
+    'What a write accepts reads back equal: a created pet is answered by GET /pets/{petId} with the fields it was created with.',
   ),
 ];
 

@@ -166,6 +166,34 @@ const PROBES: Record<string, Probe> = {
   'no-deprecation-header': async (s) => (await s.call(`${PETS}/1`)).headers.deprecation !== undefined,
   'unknown-pet-400': async (s) => (await s.call(`${PETS}/424242`)).status === 404,
   'customers-text-content-type': async (s) => isJson(await s.withKey(CUSTOMERS)),
+  // Generated requests (suites/generated.test.ts)
+  'page-zero-first-page': async (s) => (await s.withKey(`${CUSTOMERS}?page=0`)).status === 400,
+  'page-not-integer-500': async (s) => (await s.withKey(`${CUSTOMERS}?page=abc`)).status === 400,
+  'malformed-json-500': async (s) =>
+    (
+      await s.call(PETS, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id": 5010, "name": "C"',
+      })
+    ).status === 400,
+  'pet-tag-refused': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5011, name: 'D', tag: 'cat' } })).status === 201,
+  'token-wrong-type-accepted': async (s) => {
+    const { clientId, clientSecret } = s.running.credentials;
+    const body = { client_id: [clientId], client_secret: clientSecret };
+    const { status } = await s.call('/api/v1/auth/token', { method: 'POST', body });
+    return status >= 400 && status < 500;
+  },
+  'pets-negative-limit-accepted': async (s) => (await s.call(`${PETS}?limit=-1`)).status === 400,
+  'nameless-pet-stored': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5012 } })).status === 400,
+  'pet-status-outside-enum-stored': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5013, name: 'E', status: 'adopted' } })).status === 400,
+  'pet-tag-dropped': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5014, name: 'F', tag: 'cat' } });
+    return ((await s.call(`${PETS}/5014`)).json as { tag?: string }).tag === 'cat';
+  },
 };
 
 describe('named faults', () => {

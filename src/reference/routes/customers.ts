@@ -11,6 +11,9 @@ function requestedPage(ctx: RequestContext): Page {
   const raw = singleParam(ctx, 'page');
   if (raw === undefined) return { kind: 'number', value: 1 };
   if (!/^\d+$/.test(raw)) {
+    if (ctx.state.faults.has('page-not-integer-500') && !/^-\d+$/.test(raw)) {
+      throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
+    }
     throw badRequest(`page must be an integer of at least 1, got ${quoted(raw)}`);
   }
   const digits = raw.replace(/^0+(?=\d)/, '');
@@ -18,6 +21,7 @@ function requestedPage(ctx: RequestContext): Page {
     if (ctx.state.faults.has('page-zero-500')) {
       throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
     }
+    if (ctx.state.faults.has('page-zero-first-page')) return { kind: 'number', value: 1 };
     throw badRequest('page must be an integer of at least 1, got "0"');
   }
   // Too large for a number, but still an integer page: beyond the last page, so a 422.

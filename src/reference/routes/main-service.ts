@@ -31,7 +31,7 @@ export const createToken: Handler = async (ctx) => {
   let clientId: string;
   let userId: string;
   try {
-    const body = await readJsonBody(ctx.req);
+    const body = await readJsonBody(ctx.req, { crashOnMalformed: faults.has('malformed-json-500') });
     if (!isObject(body)) {
       throw new ApiError(
         400,
@@ -39,7 +39,10 @@ export const createToken: Handler = async (ctx) => {
         'the request body must be a JSON object with client_id and client_secret',
       );
     }
-    const { client_id: id, client_secret: secret } = body;
+    const loose = faults.has('token-wrong-type-accepted');
+    const id = loose && body.client_id !== undefined ? String(body.client_id) : body.client_id;
+    const secret =
+      loose && body.client_secret !== undefined ? String(body.client_secret) : body.client_secret;
     const client = typeof id === 'string' ? CLIENTS.get(id) : undefined;
     const secretOk = typeof secret === 'string' && client !== undefined && sameSecret(secret, client.secret);
     if (!client || typeof id !== 'string' || !(secretOk || faults.has('token-wrong-secret-accepted'))) {

@@ -26,6 +26,7 @@ function listLimit(ctx: RequestContext): number {
   const raw = singleParam(ctx, 'limit');
   const byDefault = faults.has('pets-default-limit-10') ? 10 : DEFAULT_LIMIT;
   if (raw === undefined || faults.has('pets-limit-ignored')) return byDefault;
+  if (faults.has('pets-negative-limit-accepted') && /^-\d+$/.test(raw)) return byDefault;
   const limit = positiveInteger('limit', raw);
   if (limit > MAX_LIMIT && !faults.has('pets-limit-over-100')) {
     throw badRequest(`limit must be at most ${MAX_LIMIT}, got ${limit}`);
@@ -62,7 +63,11 @@ export const listPets: Handler = (ctx) => {
 };
 
 /** Every problem of a pet body (several are reported together in `errors`). */
-function problemsOf(body: unknown, nameRequired: boolean): string[] {
+function problemsOf(
+  body: unknown,
+  nameRequired: boolean,
+  loose: { anyStatus: boolean; noTag: boolean },
+): string[] {
   if (!isObject(body)) return ['the body must be a JSON object (a Pet)'];
   const problems: string[] = [];
   const { id, name, tag, status } = body;
@@ -75,10 +80,14 @@ function problemsOf(body: unknown, nameRequired: boolean): string[] {
   } else if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH) {
     problems.push(`name must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
   }
-  if (tag !== undefined && (typeof tag !== 'string' || tag.length > MAX_NAME_LENGTH)) {
+  if (tag !== undefined && loose.noTag) problems.push('tag is not supported');
+  else if (tag !== undefined && (typeof tag !== 'string' || tag.length > MAX_NAME_LENGTH)) {
     problems.push(`tag must be a string of at most ${MAX_NAME_LENGTH} characters`);
   }
-  if (status !== undefined && !(PET_STATUSES as readonly unknown[]).includes(status)) {
+  const statusOk = loose.anyStatus
+    ? typeof status === 'string'
+    : (PET_STATUSES as readonly unknown[]).includes(status);
+  if (status !== undefined && !statusOk) {
     problems.push(`status must be one of ${PET_STATUSES.join(', ')}`);
   }
   return problems;
@@ -87,8 +96,12 @@ function problemsOf(body: unknown, nameRequired: boolean): string[] {
 export const createPet: Handler = async (ctx) => {
   limitAnonymous(ctx);
   const { faults, pets, options } = ctx.state;
-  const body = await readJsonBody(ctx.req);
-  const problems = problemsOf(body, !faults.has('pet-without-name-accepted'));
+  const body = await readJsonBody(ctx.req, { crashOnMalformed: faults.has('malformed-json-500') });
+  const nameless = faults.has('pet-without-name-accepted') || faults.has('nameless-pet-stored');
+  const problems = problemsOf(body, !nameless, {
+    anyStatus: faults.has('pet-status-outside-enum-stored'),
+    noTag: faults.has('pet-tag-refused'),
+  });
   if (problems.length > 0) {
     const [only] = problems;
     throw problems.length === 1 && only
@@ -97,10 +110,11 @@ export const createPet: Handler = async (ctx) => {
   }
   const fields = body as Record<string, unknown>;
   const pet: Pet = { id: fields.id as number, name: fields.name as string };
-  if (typeof fields.tag === 'string') pet.tag = fields.tag;
+  if (typeof fields.tag === 'string' && !faults.has('pet-tag-dropped')) pet.tag = fields.tag;
   if (typeof fields.status === 'string') pet.status = fields.status as Pet['status'];
   // A nameless pet (accepted only under a fault) is not stored: every stored pet has a name.
-  const store = typeof fields.name === 'string' && !faults.has('created-pet-lost');
+  const store =
+    (typeof fields.name === 'string' || faults.has('nameless-pet-stored')) && !faults.has('created-pet-lost');
   if (store && !pets.add(pet)) {
     throw new ApiError(409, 'CONFLICT', `a pet with id ${pet.id} already exists`);
   }

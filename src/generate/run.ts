@@ -1,0 +1,155 @@
+// One generated check: learn what the generators need from the target, run the properties the
+// budget gives the operation (valid requests, or each single-constraint break), and say what
+// happened: the shrunk failure as a curl command, or how many requests passed and why any proved
+// nothing.
+import { type ApiClient, createApiClient, createRecorder, type RecordedExchange } from '../client/index.ts';
+import { secretValues, type TargetConfig } from '../config/index.ts';
+import { curlCommand, hideSecrets } from './curl.ts';
+import { freshIds } from './fresh-ids.ts';
+import { mutationsOf } from './mutations.ts';
+import { probeOf, type SentRequest } from './probe.ts';
+import { runProperty } from './property.ts';
+import { describeRequest } from './request.ts';
+import { type Facts, factsNeeded, type OperationPlan, planOf } from './semantics.ts';
+import { SHRINK_REQUESTS, subSeed } from './settings.ts';
+import type { GeneratedRule } from './verdict.ts';
+
+export interface GeneratedRun {
+  /** Requests sent (facts, probes, read-backs, shrinking). */
+  requests: number;
+  passed: number;
+  inconclusive: string[];
+  failure?: { rule: GeneratedRule; message: string };
+  /** Why nothing could be judged (the check is then skipped, never passed). */
+  unavailable?: string;
+  exchanges: RecordedExchange[];
+}
+
+const SAMPLE = 6;
+
+async function learnFacts(
+  client: ApiClient,
+  config: TargetConfig,
+  operationId: string,
+): Promise<Facts | string> {
+  const facts: Facts = {
+    credentials: { clientId: config.credentials.clientId, clientSecret: config.credentials.clientSecret },
+  };
+  for (const need of factsNeeded(operationId)) {
+    if (need === 'totalPages') {
+      const res = await client.request({
+        service: 'main',
+        method: 'GET',
+        path: 'v1/customers',
+        auth: 'apiKey',
+      });
+      const total = (res.body as { pagination?: { total_pages?: unknown } } | undefined)?.pagination
+        ?.total_pages;
+      if (res.status !== 200 || typeof total !== 'number') {
+        return `total_pages could not be learned (GET /v1/customers answered ${res.status})`;
+      }
+      facts.totalPages = total;
+    } else {
+      const res = await client.request({
+        service: 'petstore',
+        method: 'GET',
+        path: 'pets',
+        query: { limit: 20 },
+        auth: 'none',
+      });
+      if (res.status !== 200 || !Array.isArray(res.body)) {
+        return `no pets could be listed (GET /pets?limit=20 answered ${res.status})`;
+      }
+      facts.pets = res.body as Record<string, unknown>[];
+    }
+  }
+  return facts;
+}
+
+function failureMessage(
+  plan: OperationPlan,
+  config: TargetConfig,
+  seed: number,
+  what: string,
+  failure: NonNullable<Awaited<ReturnType<typeof runProperty<unknown, SentRequest>>>['failure']>,
+): string {
+  const request = hideSecrets(describeRequest(plan.op, failure.request.generated), config);
+  const shrunk = failure.shrinks
+    ? `, shrunk in ${failure.shrinks} step${failure.shrinks > 1 ? 's' : ''}`
+    : '';
+  return `${what} ${request} ${failure.verdict.message} (${failure.verdict.rule}${shrunk}; replay: CONFORMANCE_SEED=${seed}); reproduce: ${curlCommand(failure.request.api, config)}`;
+}
+
+export async function runGenerated(options: {
+  kind: 'valid' | 'invalid';
+  operationId: string;
+  config: TargetConfig;
+  seed: number;
+  /** Runs of the valid property, or runs per mutation id. */
+  runs: number | Record<string, number>;
+}): Promise<GeneratedRun> {
+  const { config, seed, operationId } = options;
+  const recorder = createRecorder(secretValues(config));
+  const client = createApiClient(config, { recorder });
+  const run: GeneratedRun = { requests: 0, passed: 0, inconclusive: [], exchanges: [] };
+  let failing: RecordedExchange[] = [];
+  const finish = () => {
+    const all = recorder.exchanges();
+    run.requests = all.length;
+    // The evidence: the first exchanges (facts and the first probes), and the shrunk failure last.
+    run.exchanges = [...all.slice(0, SAMPLE), ...failing];
+    return run;
+  };
+  const facts = await learnFacts(client, config, operationId);
+  if (typeof facts === 'string') {
+    run.unavailable = facts;
+    return finish();
+  }
+  const plan = planOf(operationId, facts);
+  const nextId = freshIds(subSeed(seed, `${operationId} ids ${options.kind}`));
+  const properties =
+    options.kind === 'valid'
+      ? [
+          {
+            name: 'valid',
+            runs: options.runs as number,
+            mode: { kind: 'valid' } as const,
+            arbitrary: plan.valid,
+          },
+        ]
+      : mutationsOf(plan.schemas)
+          .filter((m) => typeof options.runs === 'object' && (options.runs[m.id] ?? 0) > 0)
+          .map((mutation) => ({
+            name: mutation.id,
+            runs: (options.runs as Record<string, number>)[mutation.id] ?? 0,
+            mode: { kind: 'invalid', mutation, expectation: plan.expectationOf(mutation) } as const,
+            arbitrary: plan.base,
+          }));
+  for (const property of properties) {
+    const probe = probeOf(plan, client, nextId, property.mode);
+    const recorded: typeof probe = async (value) => {
+      const before = recorder.exchanges().length;
+      const result = await probe(value);
+      result.request.exchanges = recorder.exchanges().slice(before);
+      return result;
+    };
+    const outcome = await runProperty(property.arbitrary, recorded, {
+      seed: subSeed(seed, `${operationId} ${property.name}`),
+      numRuns: property.runs,
+      shrinkRequests: SHRINK_REQUESTS,
+    });
+    run.passed += outcome.passed;
+    run.inconclusive.push(...outcome.inconclusive);
+    if (outcome.failure) {
+      const what =
+        property.mode.kind === 'invalid' ? `${property.mode.mutation.description}:` : 'valid request:';
+      failing = outcome.failure.request.exchanges ?? [];
+      run.failure = {
+        rule: outcome.failure.verdict.rule,
+        message: failureMessage(plan, config, seed, what, outcome.failure),
+      };
+      break;
+    }
+  }
+  return finish();
+}
