@@ -1,6 +1,6 @@
 // npm run reference-server -- [--port 4010] [--host 127.0.0.1] [--fault NAME ...] [--rate-limit N|off]
 //   [--rate-window SECONDS] [--token-ttl SECONDS] [--session-expired-status N] [--latency MS]
-//   [--extra-fields] [--control]
+//   [--extra-fields] [--control] [--flag-window SECONDS] [--flag-change SECONDS]
 // npm run reference-server -- --list-faults [--markdown]
 // Starts the embedded reference server and prints its base URLs and the credentials it accepts
 // (the local demo values, printed on purpose). Bad arguments: one line, exit 2.
@@ -19,7 +19,7 @@ const USAGE =
   'usage: npm run reference-server -- [--port N] [--host H] [--fault NAME ...] [--rate-limit N|off] ' +
   '[--rate-window S] [--rate-shape fixed-window|sliding-window|token-bucket] [--rate-refill PER_S] ' +
   '[--rate-headers] [--token-ttl S] [--session-expired-status N] [--latency MS] [--extra-fields] ' +
-  '[--control] | --list-faults [--markdown]';
+  '[--control] [--flag-window S] [--flag-change S] | --list-faults [--markdown]';
 
 class UsageError extends Error {}
 
@@ -30,6 +30,31 @@ function integerArg(name: string, raw: string | undefined, min: number, max: num
     throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+/** Seconds with an optional fraction (--flag-window 2.5: tests run the flag cache in seconds). */
+function secondsArg(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new UsageError(
+      `--${name} must be a number of seconds from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
+/** The flag cache lines, only when it differs from the spec's 60 s window. */
+function flagLines(options: ReferenceServerOptions): string[] {
+  const lines: string[] = [];
+  const window = options.flagWindowSeconds;
+  if (window !== undefined && window !== 60) {
+    lines.push(`flag cache window: ${window} s (the suite judges it with CONFORMANCE_FLAG_WINDOW=${window})`);
+  }
+  if (options.flagChangeSeconds) {
+    lines.push(`new-dashboard and beta-exports change on their own every ${options.flagChangeSeconds} s`);
+  }
+  return lines;
 }
 
 function faultTable(markdown: boolean): string {
@@ -87,6 +112,8 @@ function parseCommand(argv: string[]): Command {
         'token-ttl': { type: 'string' },
         'session-expired-status': { type: 'string' },
         latency: { type: 'string' },
+        'flag-window': { type: 'string' },
+        'flag-change': { type: 'string' },
         'extra-fields': { type: 'boolean' },
         control: { type: 'boolean' },
         'list-faults': { type: 'boolean' },
@@ -142,6 +169,10 @@ function parseCommand(argv: string[]): Command {
   if (expiredStatus !== undefined) options.sessionExpiredStatus = expiredStatus;
   const latency = integerArg('latency', values.latency as string | undefined, 0, 60_000);
   if (latency !== undefined) options.latencyMs = latency;
+  const flagWindow = secondsArg('flag-window', values['flag-window'] as string | undefined, 0.1, 86_400);
+  if (flagWindow !== undefined) options.flagWindowSeconds = flagWindow;
+  const flagChange = secondsArg('flag-change', values['flag-change'] as string | undefined, 0.1, 86_400);
+  if (flagChange !== undefined) options.flagChangeSeconds = flagChange;
   return { listFaults: values['list-faults'] === true, markdown: values.markdown === true, options };
 }
 
@@ -185,6 +216,7 @@ async function main(): Promise<void> {
       `  PINNED_API_KEY_ID=${c.pinnedApiKeyId}   (pinned to ${PINNED_ADDRESS}: refused from here)`,
       `  PINNED_API_KEY_SECRET=${c.pinnedApiKeySecret}`,
       `faults: ${faults.length ? faults.join(', ') : 'none'}`,
+      ...flagLines(command.options),
       'Ctrl+C stops it.',
       '',
     ].join('\n'),

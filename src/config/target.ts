@@ -8,6 +8,7 @@ export function resolveTarget(settings: TargetSettings, localServer?: LocalServe
     requestTimeoutMs: settings.requestTimeoutMs,
     strict: settings.strict,
     slow: settings.slow,
+    ...(settings.flagWindowSeconds !== undefined ? { flagWindowSeconds: settings.flagWindowSeconds } : {}),
   };
 
   if (settings.target === 'local') {

@@ -27,6 +27,8 @@ export interface TargetSettings {
   slow: boolean;
   /** REFERENCE_CONTROL_URL: control API of a separately started reference server. */
   controlUrl?: string;
+  /** CONFORMANCE_FLAG_WINDOW: the flag cache window the checks judge (unset: the spec's 60 s). */
+  flagWindowSeconds?: number | undefined;
 }
 
 export interface ConfigProblem {
@@ -57,6 +59,8 @@ export interface TargetConfig {
   requestTimeoutMs: number;
   strict: boolean;
   slow: boolean;
+  /** The flag cache window the checks judge, when not the spec's 60 s (tests only). */
+  flagWindowSeconds?: number;
 }
 
 /**

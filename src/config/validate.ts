@@ -216,6 +216,20 @@ function featureRoute(c: Collector): string | undefined {
   return undefined;
 }
 
+// For tests against a reference server started with a short --flag-window: the spec's window is 60 s.
+function flagWindow(c: Collector): number | undefined {
+  const value = c.get('CONFORMANCE_FLAG_WINDOW');
+  if (value === undefined) return undefined;
+  const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (n >= 0.1 && n <= 3600) return n;
+  c.add(
+    'CONFORMANCE_FLAG_WINDOW',
+    `is ${c.quote(value)}`,
+    "seconds from 0.1 to 3600 (unset: the spec's 60 s; only for a reference server started with --flag-window)",
+  );
+  return undefined;
+}
+
 function controlUrl(c: Collector): string | undefined {
   const value = c.get('REFERENCE_CONTROL_URL');
   if (value === undefined) return undefined;
@@ -278,6 +292,7 @@ export function validate(
     strict: flag(c, 'CONFORMANCE_STRICT', false),
     slow: flag(c, 'CONFORMANCE_SLOW', true),
     controlUrl: controlUrl(c),
+    flagWindowSeconds: flagWindow(c),
   };
 
   const pinnedId = c.get('PINNED_API_KEY_ID');

@@ -29,6 +29,8 @@ export interface ReferenceServerOptions {
   seed?: number; // faker seed, default 20261123
   extraFields?: boolean; // alternative choices where the spec is silent (tolerance tests)
   rateLimitHeaders?: boolean; // IETF RateLimit and RateLimit-Policy on every limited answer, default false
+  flagWindowSeconds?: number; // how long flag data is cached (default 60, the spec's); short for tests
+  flagChangeSeconds?: number; // new-dashboard and beta-exports change on their own this often; 0: never (default)
 }
 
 export type ResolvedOptions = Required<Omit<ReferenceServerOptions, 'rateLimit' | 'faults'>> & {
@@ -53,12 +55,24 @@ const DEFAULTS: ResolvedOptions = {
   seed: 20261123,
   extraFields: false,
   rateLimitHeaders: false,
+  flagWindowSeconds: 60,
+  flagChangeSeconds: 0,
 };
 
 function integer(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new Error(
       `reference server: ${name} must be an integer from ${min} to ${max}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+// Fractions allowed: tests run the flag cache with windows of a second or two.
+function seconds(name: string, value: number, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new Error(
+      `reference server: ${name} must be a number of seconds from ${min} to ${max}, got ${String(value)}`,
     );
   }
   return value;
@@ -108,6 +122,8 @@ export function resolveOptions(options: ReferenceServerOptions = {}): ResolvedOp
   integer('pets', o.pets, 0, 100_000);
   integer('sessionExpiredStatus', o.sessionExpiredStatus, 400, 499);
   integer('seed', o.seed, 0, Number.MAX_SAFE_INTEGER);
+  seconds('flagWindowSeconds', o.flagWindowSeconds, 0.1, 86_400);
+  if (o.flagChangeSeconds !== 0) seconds('flagChangeSeconds', o.flagChangeSeconds, 0.1, 86_400);
   if (o.rateLimit !== null) o.rateLimit = checkRateLimit(o.rateLimit);
   return { ...o, faults: [...o.faults] };
 }

@@ -13,8 +13,8 @@ export class ServerState {
   readonly options: ResolvedOptions;
   readonly clock = new VirtualClock();
   readonly faults: ActiveFaults;
-  readonly features = new FeatureSwitches();
-  readonly flagCache = new FlagCache();
+  readonly features: FeatureSwitches;
+  readonly flagCache: FlagCache;
   readonly tokens = new TokenStore();
   readonly apiKeys = new ApiKeyStore();
   readonly limiter = new RateLimiter();
@@ -28,6 +28,8 @@ export class ServerState {
   constructor(options: ResolvedOptions) {
     this.options = options;
     this.faults = new ActiveFaults(options.faults);
+    this.features = new FeatureSwitches(options.flagChangeSeconds, () => this.clock.now());
+    this.flagCache = new FlagCache(options.flagWindowSeconds);
     this.pets = new PetStore(options.seed, options.pets);
     this.tokenTtlSeconds = options.tokenTtlSeconds;
     this.rateLimit = options.rateLimit;

@@ -3,7 +3,6 @@ import { ApiError } from '../api-error.ts';
 import type { Handler, RequestContext } from '../context.ts';
 import { DEFAULT_CREDENTIALS, DEFAULT_USER_ID } from '../credentials.ts';
 import { users } from '../data.ts';
-import { FLAG_CACHE_SECONDS } from '../features.ts';
 import {
   authenticate,
   bearerOnly,
@@ -136,10 +135,11 @@ export const featureFlags: Handler = (ctx) => {
           flags.map((f) => [f.name, { enabled: f.enabled, description: FEATURE_DESCRIPTIONS[f.name] }]),
         ),
         user_id: principal.userId,
-        cache_seconds: FLAG_CACHE_SECONDS,
+        cache_seconds: flagCache.windowSeconds,
       }
     : { data: flags };
-  return { status: 200, headers: { 'cache-control': `private, max-age=${FLAG_CACHE_SECONDS}` }, json: body };
+  const maxAge = Math.ceil(flagCache.windowSeconds);
+  return { status: 200, headers: { 'cache-control': `private, max-age=${maxAge}` }, json: body };
 };
 
 const REPORTS = [

@@ -1,0 +1,201 @@
+// The real-time watch of the flag cache, for targets without a control API (staging): polls
+// GET /v1/feature-flags (and, when DISABLED_FEATURE_ROUTE names one, that flag-guarded route) at a
+// polite rate for two windows and a little more, in the background while the other checks run.
+// The judging is the k6 probe's pure window logic (load/lib/flag-window.ts); this module only
+// polls, times and announces.
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type FeatureState,
+  type FlagWatchPlan,
+  flagWatchPlan,
+  type RouteObservation,
+  type WatchTick,
+} from '../../load/lib/flag-window.ts';
+import {
+  type ApiClient,
+  type ApiRequest,
+  type ApiResponse,
+  createApiClient,
+  createRecorder,
+  type RecordedExchange,
+} from '../client/index.ts';
+import { secretValues, type TargetConfig } from '../config/index.ts';
+import { errorCode } from './assertions.ts';
+import type { CheckContext } from './define.ts';
+
+/** The spec's window; CONFORMANCE_FLAG_WINDOW changes it for tests against a short-window server. */
+export const SPEC_FLAG_WINDOW_SECONDS = 60;
+
+export function flagWindowSeconds(config: Pick<TargetConfig, 'flagWindowSeconds'>): number {
+  return config.flagWindowSeconds ?? SPEC_FLAG_WINDOW_SECONDS;
+}
+
+export function watchPlanOf(config: Pick<TargetConfig, 'flagWindowSeconds'>): FlagWatchPlan {
+  return flagWatchPlan(flagWindowSeconds(config) * 1000);
+}
+
+export interface FlagWatchResult {
+  plan: FlagWatchPlan;
+  /** Times are ms since the watch started. */
+  ticks: WatchTick[];
+  /** The flag-guarded route watched alongside, if any. */
+  route: string | undefined;
+  /** Requests that failed in transport (counted, not judged). */
+  transportErrors: string[];
+}
+
+export interface WatchOptions {
+  /** Where the announcements go (the console by default). */
+  announce?: (line: string) => void;
+}
+
+const FLAGS: ApiRequest = {
+  service: 'main',
+  method: 'GET',
+  path: 'v1/feature-flags',
+  auth: 'bearer',
+  // A 429 is data for the watch (the polling is too fast), not something to wait out.
+  retryOn429: false,
+};
+
+const secondsText = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+function stateOf(res: ApiResponse): FeatureState {
+  if (errorCode(res) === 'FEATURE_FLAG_DISABLED') return 'disabled';
+  return res.status >= 200 && res.status < 300 ? 'enabled' : 'unknown';
+}
+
+/** Watches in real time; resolves when the plan's polls are done. Never throws for one bad poll. */
+export async function watchFlags(
+  client: ApiClient,
+  config: TargetConfig,
+  options: WatchOptions = {},
+): Promise<FlagWatchResult> {
+  const plan = watchPlanOf(config);
+  const announce = options.announce ?? ((line: string) => console.info(line));
+  const route = config.disabledFeatureRoute;
+  const routePath = route?.replace(/^\//, '');
+  let routeAuth: ApiRequest['auth'] = 'bearer';
+  const ticks: WatchTick[] = [];
+  const transportErrors: string[] = [];
+  const start = Date.now();
+  const since = () => Date.now() - start;
+
+  announce(
+    `feature flags: watching GET /v1/feature-flags${route ? ` and GET ${route}` : ''} in real time ` +
+      `for ${secondsText(plan.durationMs)} (window ${secondsText(plan.windowMs)}, a poll every ` +
+      `${secondsText(plan.pollMs)}); FLG-WINDOW and FLG-RENEW wait for it while the other checks run`,
+  );
+  // Progress for long watches only, so a person sees the run is alive.
+  const progressEveryMs = 30_000;
+  let nextProgress = progressEveryMs;
+
+  const timed = async (req: ApiRequest): Promise<{ res?: ApiResponse; sentAtMs: number; atMs: number }> => {
+    const sentAtMs = since();
+    try {
+      const res = await client.request(req);
+      return { res, sentAtMs, atMs: since() };
+    } catch (error) {
+      transportErrors.push((error as Error).message.split('\n')[0] ?? String(error));
+      return { sentAtMs, atMs: since() };
+    }
+  };
+
+  // The schedule counts from the end of the first tick: a first answer held up (a busy target, a
+  // busy machine) must not make the next polls bunch up and shorten the stretches judged.
+  let zeroMs = 0;
+  for (let i = 0; i < plan.polls; i++) {
+    const due = zeroMs + i * plan.pollMs - since();
+    if (due > 0) await sleep(due);
+    const flags = await timed(FLAGS);
+    const tick: WatchTick = {
+      flags: {
+        sentAtMs: flags.sentAtMs,
+        atMs: flags.atMs,
+        status: flags.res?.status ?? 0,
+        body: flags.res ? flags.res.text : null,
+      },
+    };
+    if (routePath) {
+      let seen = await timed({ service: 'main', method: 'GET', path: routePath, auth: routeAuth });
+      // A route that takes only the API key: its refusal of the bearer token says nothing of the flag.
+      if (
+        seen.res &&
+        stateOf(seen.res) === 'unknown' &&
+        [401, 403].includes(seen.res.status) &&
+        routeAuth === 'bearer'
+      ) {
+        routeAuth = 'apiKey';
+        seen = await timed({ service: 'main', method: 'GET', path: routePath, auth: routeAuth });
+      }
+      const observation: RouteObservation = {
+        sentAtMs: seen.sentAtMs,
+        atMs: seen.atMs,
+        state: seen.res ? stateOf(seen.res) : 'unknown',
+      };
+      tick.route = observation;
+    }
+    ticks.push(tick);
+    if (i === 0) zeroMs = since();
+    if (since() >= nextProgress && i < plan.polls - 1) {
+      announce(
+        `feature flags: ${secondsText(since())} of ${secondsText(plan.durationMs)} watched, ` +
+          `${changesSoFar(ticks)} change(s) of the flag data so far`,
+      );
+      nextProgress += progressEveryMs;
+    }
+  }
+  if (!ticks.some((t) => t.flags.status >= 200 && t.flags.status < 300)) {
+    const why = transportErrors[0] ?? `every poll answered ${ticks[0]?.flags.status ?? 'nothing'}`;
+    throw new Error(`GET /v1/feature-flags never answered with data during the watch: ${why}`);
+  }
+  return { plan, ticks, route, transportErrors };
+}
+
+function changesSoFar(ticks: readonly WatchTick[]): number {
+  let changes = 0;
+  let last: string | null = null;
+  for (const { flags } of ticks) {
+    if (flags.status < 200 || flags.status >= 300 || flags.body === null) continue;
+    if (last !== null && flags.body !== last) changes += 1;
+    last = flags.body;
+  }
+  return changes;
+}
+
+/**
+ * One watch per suite file, started by the first check that asks for it and awaited by the checks
+ * that judge it; its exchanges are evidence of each of them.
+ */
+export function flagWatch(options: WatchOptions = {}): {
+  start(config: TargetConfig): void;
+  result(t: CheckContext): Promise<FlagWatchResult>;
+} {
+  let pending: Promise<{ value: FlagWatchResult; exchanges: RecordedExchange[] }> | undefined;
+  let recorderExchanges: () => RecordedExchange[] = () => [];
+  const start = (config: TargetConfig) => {
+    if (pending) return;
+    const recorder = createRecorder(secretValues(config));
+    recorderExchanges = () => recorder.exchanges();
+    pending = watchFlags(createApiClient(config, { recorder }), config, options).then((value) => ({
+      value,
+      exchanges: recorder.exchanges(),
+    }));
+    // Awaited later by the checks; until then a failure must not count as unhandled.
+    pending.catch(() => undefined);
+  };
+  return {
+    start,
+    async result(t) {
+      start(t.config);
+      try {
+        const { value, exchanges } = await (pending as NonNullable<typeof pending>);
+        t.attach(exchanges);
+        return value;
+      } catch (error) {
+        t.attach(recorderExchanges());
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// A conformant server watched in real time (no control API, 3 s flag window): flags change on their
+// own every 1.8 s and the test switches the feature of GET /v1/reports off once. FLG-WINDOW sees
+// renewals a window apart and FLG-RENEW sees the flag data follow the switch: both pass, and the
+// console said that the run waits and for how long.
+import { expect, it } from 'vitest';
+import { explain, watchRun } from './flag-watch-run.ts';
+
+it('passes the cache window and the renewal of a conformant server', async () => {
+  const run = await watchRun({ flagChangeSeconds: 1.8, flipGuardedFeature: true });
+  expect(run.flippedAfterMs, 'the test switched the reports feature').toBeDefined();
+  expect(run.checks.get('FLG-WINDOW')?.status, explain(run)).toBe('passed');
+  expect(run.checks.get('FLG-RENEW')?.status, explain(run)).toBe('passed');
+  expect(run.code, explain(run)).toBe(0);
+  expect(run.stdout).toMatch(
+    /feature flags: watching GET \/v1\/feature-flags and GET \/v1\/reports in real time for 8 s \(window 3 s, a poll every 0\.5 s\)/,
+  );
+  // FLG-RENEW rests on the switch, not merely on the data having changed.
+  expect(run.stdout).toMatch(
+    /FLG-RENEW passed: GET \/v1\/reports showed its feature enabled from .* and disabled from .*; the flag data followed/,
+  );
+  expect(run.stdout).toMatch(/FLG-WINDOW passed: \d+ changes seen, none within 3\.0 s of the previous one/);
+  // The watch's polls are the evidence of both checks.
+  expect(run.checks.get('FLG-RENEW')?.exchanges.length).toBeGreaterThanOrEqual(34);
+}, 60_000);
