@@ -4,6 +4,7 @@
 import { describe, inject, type TestContext, test } from 'vitest';
 import {
   type ApiClient,
+  type ApiResponse,
   createApiClient,
   createRecorder,
   type ExchangeRecorder,
@@ -11,6 +12,7 @@ import {
 } from '../client/index.ts';
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
 import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { failedResponseOf, plainExpectation } from './assertions.ts';
 import { type ControlClient, createControlClient } from './control.ts';
 import type { CheckMeta } from './meta.ts';
 
@@ -79,6 +81,33 @@ function messageOf(error: unknown): string {
   return text.split('\n')[0] ?? text;
 }
 
+/** CONFORMANCE_VERBOSE=1 keeps the stack frames of a check failure (for debugging the suite itself). */
+const verbose = () => /^(1|true|yes|on)$/i.test(process.env.CONFORMANCE_VERBOSE ?? '');
+
+/**
+ * A check failure says what the target did, in plain words; its stack frames point into the
+ * suite's own code and tell a user nothing, so they go unless verbose.
+ */
+function plainFailure(error: unknown): void {
+  if (!(error instanceof Error)) return;
+  error.message = plainExpectation(error.message);
+  if (!verbose()) error.stack = `${error.name}: ${error.message}`;
+}
+
+/** The exchange a failure was about: the response its expectation named, else the last one. */
+function failedExchangeOf(
+  exchanges: readonly RecordedExchange[],
+  about: ApiResponse | undefined,
+): number | undefined {
+  if (!exchanges.length) return undefined;
+  if (about) {
+    for (let i = exchanges.length - 1; i >= 0; i--) {
+      if (exchanges[i]?.url === about.url && exchanges[i]?.status === about.status) return i;
+    }
+  }
+  return exchanges.length - 1;
+}
+
 /** The vitest name carries the rule ids, so `--rule PAG-12` can select checks by name. */
 export function checkName(spec: Pick<CheckSpec, 'id' | 'title' | 'rules'>): string {
   return `${spec.id} ${spec.title} [${spec.rules.join(', ')}]`;
@@ -134,10 +163,13 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         },
       };
 
+      let failure: { about: ApiResponse | undefined } | undefined;
       try {
         await body(t);
       } catch (error) {
         if (skipping) throw error;
+        failure = { about: failedResponseOf(error) };
+        plainFailure(error);
         if (level === 'SHOULD' && !config.strict) {
           // Reported as a non-strict failure; only CONFORMANCE_STRICT=1 makes it fail the run.
           meta.softFailure = messageOf(error);
@@ -147,6 +179,8 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         throw error;
       } finally {
         meta.exchanges = [...attached, ...recorder.exchanges()];
+        const index = failure ? failedExchangeOf(meta.exchanges, failure.about) : undefined;
+        if (index !== undefined) meta.failedExchange = index;
       }
     },
   );

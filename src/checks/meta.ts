@@ -14,6 +14,8 @@ export interface CheckMeta {
   skipReason?: string;
   /** A SHOULD check that failed while not strict: vitest shows it passed, the report says failed (non-strict). */
   softFailure?: string;
+  /** Index in exchanges of the exchange the failing expectation was about. */
+  failedExchange?: number;
 }
 
 /** What the reporter shows of the target: never a credential. */

@@ -1,15 +1,13 @@
 // Turns vitest's finished test modules into check records for the results: the checks that ran
 // (their meta.conformance), which rules each collected check names, what filters left out, and
 // the run-level problems (a suite that could not load, unhandled errors, an interrupted run).
-import { stripVTControlCharacters } from 'node:util';
 import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { AREAS, type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { errorText, outcomeOf, SELF_PROJECT } from './outcome.ts';
 import type { CheckResult } from './types.ts';
 import '../checks/meta.ts';
 
-/** Project whose tests are the suite's own self-tests, never conformance checks. */
-export const SELF_PROJECT = 'self';
-const MAX_REASON = 4000;
+export { SELF_PROJECT };
 
 export interface Collected {
   checks: CheckResult[];
@@ -22,11 +20,6 @@ export interface Collected {
   conformanceModules: number;
   /** Earliest start of a check (epoch ms), for runs merged from shards. */
   firstStart: number | undefined;
-}
-
-export function errorText(error: { message?: string; name?: string } | undefined): string {
-  const text = stripVTControlCharacters(error?.message ?? error?.name ?? 'unknown error').trim();
-  return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text;
 }
 
 /** Check names are "ID title [RULE, RULE]" (checkName in src/checks/define.ts). */
@@ -60,49 +53,35 @@ function levelOf(rules: string[]): RuleLevel {
 
 /** The record of one test, or undefined when it is no check of this run (filtered out). */
 function checkOf(test: TestCase, area: Area | undefined): CheckResult | undefined {
+  const outcome = outcomeOf(test);
+  if (!outcome) return undefined;
   const meta = test.meta().conformance;
-  const result = test.result();
-  const durationMs = Math.round(test.diagnostic()?.duration ?? 0);
-  if (!meta) {
-    // A check that failed before it could describe itself must not vanish from the report.
-    if (result.state !== 'failed' || !area) return undefined;
-    const named = parseName(test.name);
-    return {
-      id: named.id,
-      title: named.title,
-      area,
-      rules: named.rules.filter((id) => findRule(id)),
-      level: levelOf(named.rules),
-      status: 'failed',
-      reason: result.errors.map(errorText).join('\n') || 'failed',
-      durationMs,
-      exchanges: [],
-    };
-  }
+  const named = parseName(test.name);
+  // A check that failed before it could describe itself keeps the identity its name gives.
+  const theArea = meta?.area ?? area;
+  if (!theArea) return undefined;
   const base = {
-    id: meta.checkId,
-    title: meta.title,
-    area: meta.area,
-    rules: meta.rules,
-    level: meta.level,
-    durationMs,
-    exchanges: meta.exchanges ?? [],
+    id: meta?.checkId ?? named.id,
+    title: meta?.title ?? named.title,
+    area: theArea,
+    rules: meta?.rules ?? named.rules.filter((id) => findRule(id)),
+    level: meta?.level ?? levelOf(named.rules),
+    durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+    exchanges: meta?.exchanges ?? [],
   };
-  switch (result.state) {
+  switch (outcome.kind) {
     case 'passed':
-      return meta.softFailure
-        ? { ...base, status: 'failed', nonStrict: true, reason: meta.softFailure }
-        : { ...base, status: 'passed' };
+      return { ...base, status: 'passed' };
     case 'failed':
-      return { ...base, status: 'failed', reason: result.errors.map(errorText).join('\n') || 'failed' };
-    case 'skipped':
       return {
         ...base,
-        status: 'skipped',
-        reason: meta.skipReason ?? result.note ?? 'skipped (no reason given)',
+        status: 'failed',
+        ...(outcome.nonStrict ? { nonStrict: true } : {}),
+        reason: outcome.reason,
+        ...(meta?.failedExchange !== undefined ? { failedExchange: meta.failedExchange } : {}),
       };
     default:
-      return { ...base, status: 'skipped', reason: 'did not finish: the run ended first' };
+      return { ...base, status: 'skipped', reason: outcome.reason };
   }
 }
 

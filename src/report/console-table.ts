@@ -1,42 +1,74 @@
 // The closing console output of a conformance run: areas by passed/failed/skipped, the failing
-// checks in one line each, where the reports are, and the exit code with its meaning.
+// checks with the exchange that failed and a command to reproduce it, the rules the run did not
+// check and what would check them, where the reports are, and last the verdict and the exit code.
+import { curlOf, failingExchange } from './reproduce.ts';
 import { EXIT_MEANINGS } from './results.ts';
-import type { ConformanceResults } from './types.ts';
+import type { CheckResult, ConformanceResults } from './types.ts';
+import { uncheckedLines, verdictOf } from './verdict.ts';
 
 const MAX_LISTED = 10;
-const MAX_REASON = 100;
+const MAX_UNCHECKED = 15;
+const MAX_REASON = 160;
 
 function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+function failureLines(c: CheckResult): string[] {
+  const soft = c.nonStrict ? ' (SHOULD, non-strict)' : '';
+  const lines = [`failed ${c.id} [${c.rules.join(', ')}]${soft}: ${oneLine(c.reason ?? '', MAX_REASON)}`];
+  const failing = failingExchange(c);
+  if (failing) {
+    const x = failing.exchange;
+    const got =
+      x.status === undefined
+        ? `no response${x.error ? ` (${oneLine(x.error, 80)})` : ''}`
+        : `HTTP ${x.status}`;
+    lines.push(`  exchange #${failing.index + 1} of ${c.exchanges.length}: ${x.method} ${x.url} -> ${got}`);
+    lines.push(`  reproduce with: ${curlOf(x)}`);
+  }
+  return lines;
+}
+
 export function renderConsoleTable(results: ConformanceResults, reportPaths: readonly string[]): string {
   const rows = results.scope.areas.map((area) => {
     const of = results.checks.filter((c) => c.area === area);
     const n = (s: string) => of.filter((c) => c.status === s).length;
-    return [area, n('passed'), n('failed'), n('skipped')] as const;
+    return [area, n('passed'), n('failed'), of.filter((c) => c.nonStrict).length, n('skipped')] as const;
   });
   const t = results.totals.checks;
-  const all = [...rows, ['total', t.passed, t.failed, t.skipped] as const];
-  const width = Math.max(5, ...all.map((r) => r[0].length));
+  const total = ['total', t.passed, t.failed, t.nonStrict, t.skipped] as const;
+  const width = Math.max(5, ...rows.map((r) => r[0].length));
   const num = (v: number) => String(v).padStart(7);
-  const line = (r: (typeof all)[number]) => `${r[0].padEnd(width)} ${num(r[1])} ${num(r[2])} ${num(r[3])}`;
+  const line = (r: (typeof rows)[number] | typeof total) =>
+    `${r[0].padEnd(width)} ${num(r[1])} ${num(r[2])} ${num(r[3])} ${num(r[4])}`;
 
-  const out = ['', `${'area'.padEnd(width)}  passed  failed skipped`];
+  // "of them SHOULD": failed checks that are non-strict SHOULD failures (they do not fail the run).
+  const out = ['', `${'area'.padEnd(width)}  passed  failed  SHOULD skipped`];
   for (const r of rows) out.push(line(r));
-  out.push('-'.repeat(width + 24), line(all[all.length - 1] ?? ['total', 0, 0, 0]));
+  out.push('-'.repeat(width + 32), line(total));
+  if (t.nonStrict) out.push(`(SHOULD: failed checks of SHOULD rules, non-strict: they do not fail the run)`);
 
   const failed = results.checks.filter((c) => c.status === 'failed');
   if (failed.length) out.push('');
-  for (const c of failed.slice(0, MAX_LISTED)) {
-    const soft = c.nonStrict ? ' (SHOULD, non-strict)' : '';
-    out.push(`failed ${c.id} [${c.rules.join(', ')}]${soft}: ${oneLine(c.reason ?? '', MAX_REASON)}`);
-  }
+  for (const c of failed.slice(0, MAX_LISTED)) out.push(...failureLines(c));
   if (failed.length > MAX_LISTED) out.push(`... and ${failed.length - MAX_LISTED} more in the reports`);
+
+  const unchecked = uncheckedLines(results);
+  if (unchecked.length) {
+    out.push(
+      '',
+      `not checked (${unchecked.length} rule${unchecked.length === 1 ? '' : 's'}), and what would check each:`,
+    );
+    for (const u of unchecked.slice(0, MAX_UNCHECKED)) out.push(`  ${oneLine(u, 200)}`);
+    if (unchecked.length > MAX_UNCHECKED)
+      out.push(`  ... and ${unchecked.length - MAX_UNCHECKED} more in the reports`);
+  }
   for (const p of results.problems) out.push(`run problem: ${oneLine(p, 200)}`);
 
   out.push('', `reports: ${reportPaths.join(', ')}`);
-  out.push(`exit code ${results.exitCode} (${EXIT_MEANINGS[results.exitCode]})`, '');
+  // Last, whatever came before: the verdict and the exit code.
+  out.push(verdictOf(results), `exit code ${results.exitCode} (${EXIT_MEANINGS[results.exitCode]})`, '');
   return out.join('\n');
 }

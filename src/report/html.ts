@@ -3,8 +3,10 @@
 // run is HTML-escaped; bodies are capped for display (results.json keeps the recorded length).
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
-import { EXIT_MEANINGS, failureCounts, isSubset, softFailuresText } from './results.ts';
+import { curlOf, failingExchange } from './reproduce.ts';
+import { EXIT_MEANINGS, isSubset } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
+import { verdictOf } from './verdict.ts';
 
 /** Display caps: a failing check shows more of its evidence than a passing one. */
 export const BODY_CAP = { failed: 16 * 1024, other: 2 * 1024 } as const;
@@ -41,7 +43,7 @@ function headers(h: Record<string, string> | undefined): string {
     .join('\n');
 }
 
-function exchangeHtml(x: RecordedExchange, n: number, cap: number): string {
+function exchangeHtml(x: RecordedExchange, n: number, cap: number, failing = false): string {
   const status = x.status === undefined ? 'no response' : `HTTP ${x.status}`;
   const request = [
     headers(x.requestHeaders),
@@ -57,7 +59,8 @@ function exchangeHtml(x: RecordedExchange, n: number, cap: number): string {
       ]
         .join('')
         .trim();
-  return `<div class="exchange"><h4>#${n} ${e(x.method)} ${e(x.url)} → ${e(status)} <span class="muted">(${Math.round(x.durationMs)} ms, ${e(x.startedAt)})</span></h4>
+  const mark = failing ? '<strong class="text-status failed">the failing exchange:</strong> ' : '';
+  return `<div class="exchange${failing ? ' failing' : ''}"${failing ? ' data-failing="true"' : ''}><h4>${mark}#${n} ${e(x.method)} ${e(x.url)} → ${e(status)} <span class="muted">(${Math.round(x.durationMs)} ms, ${e(x.startedAt)})</span></h4>
 <div class="cols"><div><strong>request</strong><pre class="request">${e(request || '(no headers, no body)')}</pre></div>
 <div><strong>response</strong><pre class="response">${e(response || '(empty)')}</pre></div></div></div>`;
 }
@@ -75,12 +78,19 @@ function checkHtml(c: CheckResult): string {
   const failed = c.status === 'failed';
   const cap = failed ? BODY_CAP.failed : BODY_CAP.other;
   const limit = failed ? EXCHANGES_SHOWN.failed : EXCHANGES_SHOWN.other;
-  const shown = c.exchanges.slice(0, limit);
+  const failing = failed ? failingExchange(c) : undefined;
+  // The failing exchange is always shown, first, whatever the display limit.
+  const order = c.exchanges.map((x, i) => ({ x, i }));
+  if (failing) order.unshift(...order.splice(failing.index, 1));
+  const shown = order.slice(0, limit);
   const more = c.exchanges.length - shown.length;
+  const reproduce = failing
+    ? `<p><strong>reproduce with</strong> <span class="muted">(export the variables it names first)</span></p><pre class="reproduce">${e(curlOf(failing.exchange))}</pre>`
+    : '';
   const rules = c.rules.map((r) => `<a href="#${e(ruleAnchor(r))}">${e(r)}</a>`).join(', ');
   return `<details class="check ${e(c.status)}" id="${e(checkAnchor(c.id))}" data-kind="check" data-area="${e(c.area)}" data-status="${e(c.status)}">
 <summary>${statusBadge(c.status, c.nonStrict)} <span class="mono">${e(c.id)}</span> ${e(c.title)} <span class="muted">[${rules}] · ${e(c.area)} · ${c.level} · ${Math.round(c.durationMs)} ms · ${c.exchanges.length} exchange${c.exchanges.length === 1 ? '' : 's'}</span></summary>
-<div class="body">${c.reason ? `<pre class="reason">${e(c.reason)}</pre>` : ''}${shown.map((x, i) => exchangeHtml(x, i + 1, cap)).join('\n')}${more > 0 ? `<p class="muted">${more} more exchanges in results.json</p>` : ''}${c.exchanges.length ? '' : '<p class="muted">no exchange recorded</p>'}</div>
+<div class="body">${c.reason ? `<pre class="reason">${e(c.reason)}</pre>` : ''}${reproduce}${shown.map(({ x, i }) => exchangeHtml(x, i + 1, cap, i === failing?.index)).join('\n')}${more > 0 ? `<p class="muted">${more} more exchanges in results.json</p>` : ''}${c.exchanges.length ? '' : '<p class="muted">no exchange recorded</p>'}</div>
 </details>`;
 }
 
@@ -111,7 +121,7 @@ function totalsHtml(results: ConformanceResults): string {
   const n = (value: number, label: string, cls: string, key: string) =>
     `<span class="n text-status ${cls}" data-total="${key}">${value}<small>${label}</small></span>`;
   return `<section class="totals">
-<div class="card"><h3>Checks</h3>${n(checks.passed, 'passed', 'passed', 'checks-passed')}${n(checks.failed, 'failed', 'failed', 'checks-failed')}${n(checks.skipped, 'skipped', 'skipped', 'checks-skipped')}</div>
+<div class="card"><h3>Checks</h3>${n(checks.passed, 'passed', 'passed', 'checks-passed')}${n(checks.failed, 'failed', 'failed', 'checks-failed')}${n(checks.nonStrict, 'of them SHOULD (non-strict)', 'skipped', 'checks-non-strict')}${n(checks.skipped, 'skipped', 'skipped', 'checks-skipped')}</div>
 <div class="card"><h3>Rules</h3>${n(rules.passed, 'passed', 'passed', 'rules-passed')}${n(rules.failed, 'failed', 'failed', 'rules-failed')}${n(rules.skipped, 'skipped', 'skipped', 'rules-skipped')}${n(rules.uncovered, 'uncovered', 'uncovered', 'rules-uncovered')}</div>
 <div class="card"><h3>Failures by level</h3>${n(mustFailures, 'MUST', 'failed', 'must-failures')}${n(shouldFailures, results.strict ? 'SHOULD (strict)' : 'SHOULD (non-strict)', 'skipped', 'should-failures')}</div>
 </section>`;
@@ -136,13 +146,16 @@ ${['passed', 'failed', 'skipped', 'uncovered'].map(box).join('\n')}
 <span class="count">showing <span id="shown-rules">${results.rules.length}</span> rules, <span id="shown-checks">${results.checks.length}</span> checks</span></div>`;
 }
 
-function headline(results: ConformanceResults): string {
-  const { hard, soft } = failureCounts(results);
-  if (results.exitCode === 2) return 'Run problem: the run could not check everything';
-  // The non-strict SHOULD failures are named, so the verdict adds up to the failed total below.
-  const should = soft ? softFailuresText(soft) : '';
-  if (hard) return `${hard} check${hard > 1 ? 's' : ''} failed${should ? `, ${should}` : ''}`;
-  return should ? `Conformant: ${should}` : 'Conformant: every check passed';
+function uncheckedHtml(results: ConformanceResults): string {
+  const { unchecked } = results.coverage;
+  if (!unchecked.length) return '';
+  const items = unchecked
+    .map(
+      (u) =>
+        `<li><a class="mono" href="#${e(ruleAnchor(u.id))}">${e(u.id)}</a> (${u.level}): ${e(u.why)}</li>`,
+    )
+    .join('');
+  return `<h2>Rules not checked <span class="count">(${unchecked.length})</span>, and what would check them</h2><ul class="unchecked">${items}</ul>`;
 }
 
 export function renderHtml(results: ConformanceResults): string {
@@ -159,18 +172,19 @@ export function renderHtml(results: ConformanceResults): string {
 <title>Conformance of ${e(t.name)}: exit code ${results.exitCode}</title>
 <style>${STYLE}</style></head>
 <body>
-<header class="exit-${results.exitCode}"><h1>${e(headline(results))}</h1>
+<header class="exit-${results.exitCode}"><h1>${e(verdictOf(results))}</h1>
 <p>Target <strong>${e(t.name)}</strong> · ${e(t.apiBaseUrl)} · ${e(t.petstoreBaseUrl)}</p>
 <p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isSubset(results) && results.scope.areas.length ? ` · subset run: ${e(results.scope.areas.join(', '))}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
 <main>
 ${totalsHtml(results)}
 ${problems}
-${changesHtml(results)}
 <h2>Rules at a glance</h2>
 <div class="map">${ruleMap(results)}</div>
 ${filtersHtml(results)}
 <h2>Failing checks <span class="count">(${failing.length})</span></h2>
 ${failing.length ? failing.map(checkHtml).join('\n') : '<p class="muted">none</p>'}
+${changesHtml(results)}
+${uncheckedHtml(results)}
 <h2>Rules <span class="count">(${results.rules.length})</span></h2>
 <table class="rules"><thead><tr><th>rule</th><th>level</th><th>status</th><th>the spec says</th><th>checks</th></tr></thead>
 <tbody>${results.rules.map(ruleRow).join('\n')}</tbody></table>

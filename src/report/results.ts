@@ -1,12 +1,22 @@
 // Builds the results of a run from its check records: rule statuses derived from the checks, the
 // totals and the exit code. Pure: the vitest reporter gathers the records, this decides.
 import { AREAS, type Area, RULES, type Rule } from '../rules/catalogue.ts';
-import type { CheckResult, ConformanceResults, ExitCode, RuleResult, RuleStatus, Totals } from './types.ts';
+import type {
+  CheckResult,
+  ConformanceResults,
+  Coverage,
+  ExitCode,
+  RuleResult,
+  RuleStatus,
+  Totals,
+} from './types.ts';
 
 export const EXIT_MEANINGS: Record<ExitCode, string> = {
   0: 'every check passed',
   1: 'a check failed',
   2: 'the run could not check everything: configuration, connection or run problem',
+  130: 'interrupted (SIGINT, Ctrl-C): the checks that had not finished are not run',
+  143: 'interrupted (SIGTERM): the checks that had not finished are not run',
 };
 
 export const NO_CHECK_RAN = 'no conformance check ran (do the filters match any check?)';
@@ -75,7 +85,12 @@ export function totalsOf(checks: readonly CheckResult[], rules: readonly RuleRes
   const countRules = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
   const failed = checks.filter((c) => c.status === 'failed');
   return {
-    checks: { passed: countChecks('passed'), failed: countChecks('failed'), skipped: countChecks('skipped') },
+    checks: {
+      passed: countChecks('passed'),
+      failed: countChecks('failed'),
+      nonStrict: failed.filter((c) => c.nonStrict).length,
+      skipped: countChecks('skipped'),
+    },
     rules: {
       passed: countRules('passed'),
       failed: countRules('failed'),
@@ -85,6 +100,35 @@ export function totalsOf(checks: readonly CheckResult[], rules: readonly RuleRes
     mustFailures: failed.filter((c) => c.level === 'MUST').length,
     shouldFailures: failed.filter((c) => c.level === 'SHOULD').length,
   };
+}
+
+/** What would check a rule that no check of this run decided: its checks' skip reasons, or its note. */
+function whyUnchecked(rule: RuleResult, checks: readonly CheckResult[]): string {
+  const reasons = [
+    ...new Set(
+      checks.filter((c) => c.status === 'skipped' && rule.checks.includes(c.id)).map((c) => c.reason ?? ''),
+    ),
+  ].filter(Boolean);
+  if (reasons.length) return reasons.join('; ');
+  if (rule.note) return rule.note;
+  return rule.status === 'uncovered' ? 'no check covers it' : 'its checks did not run';
+}
+
+/** "46 of 58 rules checked": a rule is checked when a check (or its self-test) passed or failed. */
+export function coverageOf(rules: readonly RuleResult[], checks: readonly CheckResult[]): Coverage {
+  const unchecked = rules.filter((r) => r.status !== 'passed' && r.status !== 'failed');
+  return {
+    rules: rules.length,
+    checked: rules.length - unchecked.length,
+    unchecked: unchecked.map((r) => ({ id: r.id, level: r.level, why: whyUnchecked(r, checks) })),
+  };
+}
+
+/** "46 of 58 rules checked; 12 not checked": the verdict's coverage, said the same everywhere. */
+export function coverageText(coverage: Coverage): string {
+  const none = coverage.unchecked.length;
+  const rules = coverage.rules === 1 ? 'rule' : 'rules';
+  return `${coverage.checked} of ${coverage.rules} ${rules} checked${none ? `; ${none} not checked` : ''}`;
 }
 
 export function exitCodeOf(checks: readonly CheckResult[], problems: readonly string[]): ExitCode {
@@ -133,6 +177,7 @@ export function buildResults(input: ResultsInput): ConformanceResults {
     checks,
     rules,
     totals: totalsOf(checks, rules),
+    coverage: coverageOf(rules, checks),
     problems,
     exitCode: exitCodeOf(checks, problems),
   };

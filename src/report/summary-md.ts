@@ -1,8 +1,11 @@
-// reports/summary.md: a short Markdown summary for people and for $GITHUB_STEP_SUMMARY. Totals,
-// what changed since the previous run, failing rules first with their reasons, SHOULD failures
-// apart, skipped checks with why, then a table of rules per area.
-import { EXIT_MEANINGS, failureCounts, isSubset, softFailuresText } from './results.ts';
+// reports/summary.md: a short Markdown summary for people and for $GITHUB_STEP_SUMMARY. The
+// verdict with its coverage, totals, failing rules first with their reasons and a command to
+// reproduce each failure, SHOULD failures apart, then what changed since the previous run against
+// the same target, skipped checks with why, the rules not checked, and a table of rules per area.
+import { curlOf, failingExchange } from './reproduce.ts';
+import { EXIT_MEANINGS, isSubset } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
+import { verdictOf } from './verdict.ts';
 
 const MAX_CELL = 300;
 
@@ -34,6 +37,18 @@ function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
   const lines = [`- **${rule.id}** (${rule.level}, ${rule.area}): ${mdText(rule.text)}`];
   for (const c of failingChecksOf(rule, checks)) {
     lines.push(`  - \`${c.id}\` ${mdText(c.title)}: ${mdText(c.reason ?? 'failed')}`);
+    const failing = failingExchange(c);
+    if (failing) {
+      const x = failing.exchange;
+      lines.push(
+        `    - failed at exchange #${failing.index + 1} of ${c.exchanges.length}: ${mdText(`${x.method} ${x.url}`)} → ${x.status ?? 'no response'}; reproduce with:`,
+        '',
+        '      ```sh',
+        `      ${curlOf(x).replace(/`/g, "'")}`,
+        '      ```',
+        '',
+      );
+    }
   }
   return lines;
 }
@@ -43,15 +58,7 @@ function changeLine(change: StatusChange): string {
 }
 
 function headline(results: ConformanceResults): string {
-  const { hard, soft } = failureCounts(results);
-  const should = soft ? `, ${softFailuresText(soft)}` : '';
-  const verdict =
-    results.exitCode === 2
-      ? 'run problem'
-      : hard
-        ? `${hard} check${hard > 1 ? 's' : ''} failed${should}`
-        : `conformant${should}`;
-  return `# Conformance of \`${results.target.name}\`: ${verdict} (exit code ${results.exitCode})`;
+  return `# Conformance of \`${results.target.name}\`: ${mdText(verdictOf(results))} (exit code ${results.exitCode})`;
 }
 
 export function renderSummary(results: ConformanceResults): string {
@@ -69,22 +76,15 @@ export function renderSummary(results: ConformanceResults): string {
   }
   out.push(
     '',
-    '| | passed | failed | skipped | uncovered |',
-    '|---|---:|---:|---:|---:|',
-    `| checks | ${totals.checks.passed} | ${totals.checks.failed} | ${totals.checks.skipped} | |`,
-    `| rules | ${totals.rules.passed} | ${totals.rules.failed} | ${totals.rules.skipped} | ${totals.rules.uncovered} |`,
+    '| | passed | failed | of them SHOULD (non-strict) | skipped | uncovered |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| checks | ${totals.checks.passed} | ${totals.checks.failed} | ${totals.checks.nonStrict} | ${totals.checks.skipped} | |`,
+    `| rules | ${totals.rules.passed} | ${totals.rules.failed} | | ${totals.rules.skipped} | ${totals.rules.uncovered} |`,
   );
 
   if (results.problems.length) {
     out.push('', '## Run problems', '');
     for (const p of results.problems) out.push(`- ${mdText(p, 1000)}`);
-  }
-
-  if (results.history) {
-    const { changes, previousStartedAt } = results.history;
-    out.push('', `## Changed since the previous run (${previousStartedAt})`, '');
-    if (changes.length) for (const c of changes) out.push(changeLine(c));
-    else out.push('No check changed status.');
   }
 
   const failedRules = rules.filter((r) => r.status === 'failed');
@@ -99,10 +99,26 @@ export function renderSummary(results: ConformanceResults): string {
     for (const r of soft) out.push(...ruleBlock(r, checks));
   }
 
+  if (results.history) {
+    const { changes, previousStartedAt } = results.history;
+    out.push('', `## Changed since the previous run (${previousStartedAt})`, '');
+    if (changes.length) for (const c of changes) out.push(changeLine(c));
+    else out.push('No check changed status.');
+  }
+
   const skipped = checks.filter((c) => c.status === 'skipped');
   if (skipped.length) {
     out.push('', '## Skipped checks', '');
     for (const c of skipped) out.push(`- \`${c.id}\` ${mdText(c.title)}: ${mdText(c.reason ?? 'skipped')}`);
+  }
+
+  if (results.coverage.unchecked.length) {
+    out.push(
+      '',
+      `## Rules not checked (${results.coverage.unchecked.length}), and what would check them`,
+      '',
+    );
+    for (const u of results.coverage.unchecked) out.push(`- **${u.id}** (${u.level}): ${mdText(u.why)}`);
   }
 
   if (results.scope.areas.length) out.push('', '## Rules by area');

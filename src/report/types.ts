@@ -5,7 +5,8 @@ import type { Area, RuleLevel } from '../rules/catalogue.ts';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
 export type RuleStatus = CheckStatus | 'uncovered';
-export type ExitCode = 0 | 1 | 2;
+/** 130 and 143: interrupted by SIGINT or SIGTERM (128 + the signal number, as shells report it). */
+export type ExitCode = 0 | 1 | 2 | 130 | 143;
 
 export interface CheckResult {
   id: string;
@@ -18,6 +19,8 @@ export interface CheckResult {
   nonStrict?: boolean;
   /** Failure message or skip reason. */
   reason?: string;
+  /** Index in exchanges of the exchange the failing expectation was about. */
+  failedExchange?: number;
   durationMs: number;
   exchanges: RecordedExchange[];
 }
@@ -36,7 +39,8 @@ export interface RuleResult {
 }
 
 export interface Totals {
-  checks: { passed: number; failed: number; skipped: number };
+  /** failed counts every failed check; nonStrict those of them that are non-strict SHOULD failures. */
+  checks: { passed: number; failed: number; nonStrict: number; skipped: number };
   rules: { passed: number; failed: number; skipped: number; uncovered: number };
   mustFailures: number;
   shouldFailures: number;
@@ -57,6 +61,13 @@ export interface History {
   changes: StatusChange[];
 }
 
+/** How many rules of the run a check decided, and for each other rule what would check it. */
+export interface Coverage {
+  rules: number;
+  checked: number;
+  unchecked: { id: string; level: RuleLevel; why: string }[];
+}
+
 export interface ConformanceResults {
   tool: { name: string; version: string };
   target: { name: TargetName; apiBaseUrl: string; petstoreBaseUrl: string };
@@ -69,6 +80,7 @@ export interface ConformanceResults {
   checks: CheckResult[];
   rules: RuleResult[];
   totals: Totals;
+  coverage: Coverage;
   /** Run-level problems (unhandled errors, a suite that could not load, no check ran): exit 2. */
   problems: string[];
   history?: History;

@@ -1,9 +1,8 @@
-// The vitest reporter of conformance runs: gathers the checks (their meta.conformance), builds the
-// results and writes reports/results.json, summary.md and index.html, then prints the closing
-// table. JUnit is vitest's own reporter (vitest.config.ts). A reporter failure never breaks the
-// run: it prints one line and the CLI, finding no results, exits 2.
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+// The vitest reporter of conformance runs: gathers the checks (their outcome, src/report/outcome.ts),
+// builds the results and writes reports/results.json, summary.md, index.html and junit.xml from
+// them, then prints the closing table. The CLI takes its exit code from `conformanceResults` here,
+// not from the file. A reporter failure never breaks the run: it prints one line and the CLI,
+// finding no results, exits 2.
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type {
   Reporter,
@@ -15,12 +14,17 @@ import type {
 } from 'vitest/node';
 import type { TargetInfo } from '../checks/meta.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
 import { renderConsoleTable } from './console-table.ts';
+import { interruptedBy, interruptionProblem, SIGNAL_EXIT_CODES } from './interruption.ts';
+import { renderJunit } from './junit.ts';
 import { reportsDir } from './reports-dir.ts';
 import { buildResults } from './results.ts';
-import { createScrubber, type Scrubber } from './scrub.ts';
+import { acquireRunLock } from './run-lock.ts';
+import { createScrubber } from './scrub.ts';
 import { toolOf } from './tool.ts';
+import type { ConformanceResults } from './types.ts';
 import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
 import '../checks/meta.ts';
 
@@ -41,7 +45,12 @@ export default class ConformanceReporter implements Reporter {
   private root = process.cwd();
   private startedAt = new Date();
   private active = false;
-  private junitScrubber: Scrubber | undefined;
+  /** Set when another run holds the reports folder: this run writes nothing there. */
+  private lockedOut: string | undefined;
+  /** The reports of the current run, being written or written: written once (interrupts.ts). */
+  private writing: Promise<void> | undefined;
+  /** The results of the last run as written (exit code included): what the CLI exits with. */
+  conformanceResults: ConformanceResults | undefined = undefined;
 
   constructor(options: ConformanceReporterOptions = {}) {
     this.options = options;
@@ -51,8 +60,11 @@ export default class ConformanceReporter implements Reporter {
     return resolve(this.root, this.options.outputDir ?? reportsDir());
   }
 
+  /** vitest's output stream: the closing table follows the tree on the same stream. */
+  private output: { write(text: string): unknown } = process.stdout;
+
   private print(text: string): void {
-    (this.options.write ?? ((t: string) => process.stdout.write(t)))(text);
+    (this.options.write ?? ((t: string) => this.output.write(t)))(text);
   }
 
   private warn(what: string, error: unknown): void {
@@ -61,21 +73,46 @@ export default class ConformanceReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
+    this.output = vitest.logger.outputStream;
     this.startedAt = new Date();
-    // vitest's JUnit reporter writes its file itself: scrub it once everything is closed.
-    vitest.onClose(() => this.scrubJunit());
   }
 
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
     this.startedAt = new Date();
+    this.conformanceResults = undefined;
     // A run of the self-tests alone leaves the conformance reports alone.
     this.active = specifications.some((s) => s.project.name !== SELF_PROJECT);
+    this.writing = undefined;
     if (!this.active) return;
+    await this.prepareFolder();
+  }
+
+  /** Locks the folder (the CLI has already, unless vitest runs directly), then rotates. */
+  private async prepareFolder(): Promise<void> {
     try {
+      this.lockedOut = acquireRunLock(this.dir);
+      if (this.lockedOut) {
+        this.print(`\nconformance reporter: ${this.lockedOut}; this run writes no report\n`);
+        return;
+      }
       await rotateReports(this.dir);
     } catch (error) {
       this.warn('prepare the reports folder', error);
     }
+  }
+
+  /**
+   * The run was interrupted and its checks in flight did not finish in time: the reports with what
+   * is known now (finished checks keep their outcome, the rest are not run). Once per run.
+   */
+  async writeInterrupted(modules: ReadonlyArray<TestModule>): Promise<void> {
+    if (this.writing) return this.writing;
+    if (!this.active) {
+      // Interrupted before the first check started (global setup still running).
+      this.active = true;
+      await this.prepareFolder();
+    }
+    await this.onTestRunEnd(modules, [], 'interrupted');
   }
 
   async onTestRunEnd(
@@ -83,12 +120,29 @@ export default class ConformanceReporter implements Reporter {
     unhandledErrors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): Promise<void> {
+    this.writing ??= this.report(modules, unhandledErrors, reason);
+    return this.writing;
+  }
+
+  private async report(
+    modules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<void> {
     try {
       const collected = collect(modules, unhandledErrors, reason);
       if (!this.active && collected.conformanceModules === 0) return;
+      if (this.lockedOut) return;
+      const signal = interruptedBy();
+      if (signal) {
+        // One problem naming the signal in place of vitest's plain "interrupted".
+        collected.problems = [
+          interruptionProblem(signal),
+          ...collected.problems.filter((p) => !p.startsWith('the run was interrupted')),
+        ];
+      }
       const { info, secrets } = this.targetOf(modules);
       const scrubber = createScrubber(secrets);
-      this.junitScrubber = scrubber;
       const startedAt =
         collected.firstStart !== undefined && collected.firstStart < this.startedAt.getTime()
           ? new Date(collected.firstStart)
@@ -106,7 +160,13 @@ export default class ConformanceReporter implements Reporter {
         problems: collected.problems,
         selfTests: collected.selfTests,
       });
-      const results = await writeReports(this.dir, built, scrubber);
+      const interrupted = signal ? { ...built, exitCode: SIGNAL_EXIT_CODES[signal] } : built;
+      const results = await writeReports(this.dir, interrupted, scrubber, (line) =>
+        this.print(`\nconformance reporter: ${line}\n`),
+      );
+      // JUnit from the same results, once: its counts are the other reports' counts.
+      await writeFileAtomic(join(this.dir, REPORT_FILES.junit), scrubber.text(renderJunit(results)));
+      this.conformanceResults = results;
       this.print(scrubber.text(renderConsoleTable(results, this.reportPaths())));
     } catch (error) {
       this.warn('write the reports', error);
@@ -135,26 +195,17 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private reportPaths(): string[] {
-    const files: string[] = [REPORT_FILES.results, REPORT_FILES.summary, REPORT_FILES.html];
-    if (existsSync(join(this.dir, REPORT_FILES.junit))) files.push(REPORT_FILES.junit);
+    const files: string[] = [
+      REPORT_FILES.results,
+      REPORT_FILES.summary,
+      REPORT_FILES.html,
+      REPORT_FILES.junit,
+    ];
     // Relative when inside the working directory; a folder elsewhere (/tmp/...) is named whole.
     return files.map((f) => {
       const path = join(this.dir, f);
       const rel = relative(process.cwd(), path);
       return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
     });
-  }
-
-  private async scrubJunit(): Promise<void> {
-    const scrubber = this.junitScrubber;
-    const path = join(this.dir, REPORT_FILES.junit);
-    if (!scrubber || !existsSync(path)) return;
-    try {
-      const text = await readFile(path, 'utf8');
-      const clean = scrubber.text(text);
-      if (clean !== text) await writeFile(path, clean);
-    } catch (error) {
-      this.warn('scrub junit.xml', error);
-    }
   }
 }

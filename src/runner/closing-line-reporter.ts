@@ -1,22 +1,27 @@
 // Prints one plain closing line, "tests: N passed, N failed, N skipped", that CI systems and
-// people can read at a glance whatever else vitest printed above it.
-import type { Reporter, TestModule } from 'vitest/node';
+// people can read at a glance whatever else vitest printed above it. The counts come from the one
+// outcome function (src/report/outcome.ts), so a non-strict SHOULD failure counts as failed here
+// exactly as in the reports.
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { addOutcome, countsText, emptyCounts, outcomeOf } from '../report/outcome.ts';
 
 export default class ClosingLineReporter implements Reporter {
+  private vitest: Vitest | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    const counts = { passed: 0, failed: 0, skipped: 0 };
+    const counts = emptyCounts();
     for (const module of testModules) {
       // A file that failed to load counts as one failure: its checks never ran.
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) counts.failed++;
-      for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') counts.passed++;
-        else if (state === 'failed') counts.failed++;
-        else counts.skipped++;
-      }
+      for (const test of module.children.allTests()) addOutcome(counts, outcomeOf(test));
     }
-    process.stdout.write(
-      `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
-    );
+    // Through vitest's logger: the same stream as the tree above it.
+    const line = `\ntests: ${countsText(counts)}`;
+    if (this.vitest) this.vitest.logger.log(line);
+    else process.stdout.write(`${line}\n`);
   }
 }

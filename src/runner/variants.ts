@@ -14,6 +14,7 @@ import {
   type RunningReferenceServer,
   startReferenceServer,
 } from '../reference/index.ts';
+import { outcomeOf } from '../report/outcome.ts';
 import { AREAS, type Area } from '../rules/catalogue.ts';
 import '../checks/meta.ts';
 
@@ -43,17 +44,22 @@ function outcomesOf(module: TestModule): CheckOutcome[] {
     // The file itself failed to load: that is a failure of every check it would hold.
     return [{ id: module.moduleId, rules: [], state: 'failed', reason: module.errors()[0]?.message }];
   }
-  return tests.map((test) => {
+  const outcomes: CheckOutcome[] = [];
+  for (const test of tests) {
+    // The one outcome function decides, as for the reports: a non-strict SHOULD failure is failed.
+    const outcome = outcomeOf(test);
+    if (!outcome) continue;
     const meta = test.meta().conformance;
-    const result = test.result();
-    const soft = meta?.softFailure;
-    const state = soft ? 'failed' : result.state === 'pending' ? 'skipped' : result.state;
-    const reason =
-      soft ??
-      (result.state === 'failed' ? result.errors?.[0]?.message?.split('\n')[0] : undefined) ??
-      (result.state === 'skipped' ? result.note : undefined);
-    return { id: meta?.checkId ?? test.name, rules: meta?.rules ?? [], state, ...(reason ? { reason } : {}) };
-  });
+    const state = outcome.kind === 'not-run' ? 'skipped' : outcome.kind;
+    const reason = outcome.kind === 'passed' ? undefined : outcome.reason.split('\n')[0];
+    outcomes.push({
+      id: meta?.checkId ?? test.name,
+      rules: meta?.rules ?? [],
+      state,
+      ...(reason ? { reason } : {}),
+    });
+  }
+  return outcomes;
 }
 
 /** The module id of one variant's copy of an area's suite. */

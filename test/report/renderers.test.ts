@@ -28,9 +28,10 @@ describe('summary.md', () => {
   it('leads with the verdict and the totals', () => {
     // The non-strict SHOULD failure is named, so the verdict adds up to the 3 failed checks.
     expect(md.split('\n')[0]).toBe(
-      '# Conformance of `staging`: 2 checks failed, 1 SHOULD failure (non-strict) (exit code 1)',
+      '# Conformance of `staging`: 2 checks failed, 1 SHOULD failure (non-strict); 8 of 27 rules checked; 19 not checked (exit code 1)',
     );
-    expect(md).toContain('| checks | 3 | 3 | 1 | |');
+    // passed, failed, of them SHOULD (non-strict), skipped
+    expect(md).toContain('| checks | 3 | 3 | 1 | 1 | |');
   });
 
   it('puts failing rules first with their reasons, SHOULD failures apart, then skipped checks with why', () => {
@@ -72,9 +73,11 @@ describe('summary.md', () => {
   it('names what changed since the previous run, newly failing first', () => {
     const current = { ...results, history: diffRuns(previousRun(), results) };
     const text = renderSummary(current);
+    // Failures first, then what changed.
+    expect(text.indexOf('## Failing rules')).toBeLessThan(text.indexOf('## Changed since the previous run'));
     const part = text.slice(
       text.indexOf('## Changed since the previous run'),
-      text.indexOf('## Failing rules'),
+      text.indexOf('## Skipped checks'),
     );
     const lines = part.split('\n').filter((l) => l.startsWith('- '));
     expect(lines[0]).toContain('`TOK-WRONG`');
@@ -94,7 +97,7 @@ describe('summary.md', () => {
     );
     const problem = buildResults(fixtureInput({ problems: ['unhandled error: socket hang up'] }));
     const text = renderSummary(problem);
-    expect(text.split('\n')[0]).toContain('run problem (exit code 2)');
+    expect(text.split('\n')[0]).toContain('Run problem: the run could not check everything;');
     expect(text).toContain('## Run problems\n\n- unhandled error: socket hang up');
   });
 });
@@ -113,13 +116,18 @@ describe('console table', () => {
   const text = renderConsoleTable(results, ['reports/results.json', 'reports/index.html']);
 
   it('has a row per area and a total, then the failures, the reports and the exit code', () => {
-    expect(text).toMatch(/auth-token\s+1\s+1\s+0\n/);
-    expect(text).toMatch(/customers-pagination\s+1\s+2\s+0\n/);
-    expect(text).toMatch(/feature-flags\s+1\s+0\s+1\n/);
-    expect(text).toMatch(/total\s+3\s+3\s+1\n/);
+    // passed, failed, of them SHOULD (non-strict), skipped
+    expect(text).toMatch(/auth-token\s+1\s+1\s+0\s+0\n/);
+    expect(text).toMatch(/customers-pagination\s+1\s+2\s+1\s+0\n/);
+    expect(text).toMatch(/feature-flags\s+1\s+0\s+0\s+1\n/);
+    expect(text).toMatch(/total\s+3\s+3\s+1\s+1\n/);
     expect(text).toContain('failed PAG-MALFORMED [PAG-13] (SHOULD, non-strict): page=abc answered 500');
     expect(text).toContain('reports: reports/results.json, reports/index.html');
-    expect(text.trimEnd().split('\n').at(-1)).toBe('exit code 1 (a check failed)');
+    // The verdict and the exit code are the last lines.
+    expect(text.trimEnd().split('\n').slice(-2)).toEqual([
+      '2 checks failed, 1 SHOULD failure (non-strict); 8 of 27 rules checked; 19 not checked',
+      'exit code 1 (a check failed)',
+    ]);
   });
 
   it('exit code 0 says every check passed; 2 names the problem', () => {
@@ -174,15 +182,23 @@ describe('index.html as text', () => {
 
   it('names non-strict SHOULD failures in the verdict: never "every check passed" when one failed', () => {
     const h1 = (r: ConformanceResults) => /<h1>([^<]*)<\/h1>/.exec(renderHtml(r))?.[1];
-    expect(h1(results)).toBe('2 checks failed, 1 SHOULD failure (non-strict)');
+    expect(h1(results)).toBe(
+      '2 checks failed, 1 SHOULD failure (non-strict); 8 of 27 rules checked; 19 not checked',
+    );
     const hard = (c: (typeof FIXTURE_CHECKS)[number]) => c.status === 'failed' && !c.nonStrict;
     const softOnly = buildResults(fixtureInput({ checks: FIXTURE_CHECKS.filter((c) => !hard(c)) }));
     expect(softOnly.exitCode).toBe(0);
-    expect(h1(softOnly)).toBe('Conformant: 1 SHOULD failure (non-strict)');
+    // Unchecked rules: never "conformant", and the coverage is said.
+    expect(h1(softOnly)).toBe(
+      'No MUST failure: 1 SHOULD failure (non-strict); 6 of 27 rules checked; 21 not checked',
+    );
     expect(renderSummary(softOnly).split('\n')[0]).toBe(
-      '# Conformance of `staging`: conformant, 1 SHOULD failure (non-strict) (exit code 0)',
+      '# Conformance of `staging`: No MUST failure: 1 SHOULD failure (non-strict); 6 of 27 rules checked; 21 not checked (exit code 0)',
     );
     const clean = buildResults(fixtureInput({ checks: FIXTURE_CHECKS.filter((c) => c.status !== 'failed') }));
-    expect(h1(clean)).toBe('Conformant: every check passed');
+    expect(h1(clean)).toBe('Every check that ran passed; 5 of 27 rules checked; 22 not checked');
+    // Only a run that checked every rule of its scope is "conformant".
+    const complete = { ...clean, coverage: { rules: 3, checked: 3, unchecked: [] } };
+    expect(h1(complete)).toBe('Conformant: every check passed; 3 of 3 rules checked');
   });
 });

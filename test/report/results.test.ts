@@ -24,7 +24,7 @@ describe('buildResults', () => {
   const results = fixtureResults();
 
   it('counts checks and tells MUST from SHOULD failures', () => {
-    expect(results.totals.checks).toEqual({ passed: 3, failed: 3, skipped: 1 });
+    expect(results.totals.checks).toEqual({ passed: 3, failed: 3, nonStrict: 1, skipped: 1 });
     expect(results.totals.mustFailures).toBe(2);
     expect(results.totals.shouldFailures).toBe(1);
     expect(results.durationMs).toBe(42_500);
