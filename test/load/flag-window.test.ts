@@ -3,7 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { changeTimes, flagCacheFindings } from '../../load/lib/flag-cache-findings.ts';
 import { readFlagPlan } from '../../load/lib/flag-plan.ts';
-import { analyseFlagPolls, canonical, type FlagPoll, FlagWindowTracker } from '../../load/lib/flag-window.ts';
+import {
+  analyseFlagPolls,
+  canonical,
+  type FlagPoll,
+  FlagWindowTracker,
+  flagWatchPlan,
+  judgeRenewal,
+  judgeWindow,
+  type WatchTick,
+} from '../../load/lib/flag-window.ts';
 
 /** Flag data that differs for every renewal number. */
 const body = (renewal: number) =>
@@ -140,5 +149,160 @@ describe('flagCacheFindings', () => {
       { second: 65, pollers: 3 },
       { second: 130, pollers: 2 },
     ]);
+  });
+});
+
+describe('polls with the moment they were sent', () => {
+  it('judges the longest possible gap: from when the poll before the first change was sent', () => {
+    const poll = (sentAtMs: number, atMs: number, renewal: number) => ({
+      sentAtMs,
+      atMs,
+      status: 200,
+      body: body(renewal),
+    });
+    const run = [poll(0, 400, 0), poll(1000, 1400, 1), poll(2000, 2400, 1), poll(3000, 3400, 2)];
+    const tracker = new FlagWindowTracker({ windowMs: 4000, toleranceMs: 0 });
+    const seen = run.map((p) => tracker.observe(p));
+    // The first renewal may have come right after 0 (when the poll before was sent), not at 400.
+    expect(seen[1]?.change).toEqual({ atMs: 1400, afterMs: 0 });
+    // The two renewals can lie up to 3400 - 0 ms apart: less than 4000, more than 3400 - 1000.
+    expect(seen[3]?.violation?.maxGapMs).toBe(3400);
+    const lenient = new FlagWindowTracker({ windowMs: 3400, toleranceMs: 0 });
+    expect(run.map((p) => lenient.observe(p)).some((o) => o.violation)).toBe(false);
+  });
+});
+
+describe('flagWatchPlan', () => {
+  it('watches two windows and a little more at a few polls a minute', () => {
+    const plan = flagWatchPlan(60_000);
+    expect(plan).toEqual({
+      windowMs: 60_000,
+      pollMs: 10_000,
+      durationMs: 160_000,
+      polls: 17,
+      toleranceMs: 1000,
+    });
+    expect(flagWatchPlan(3000)).toMatchObject({ pollMs: 500, durationMs: 8000, polls: 17, toleranceMs: 150 });
+  });
+});
+
+describe('judgeWindow', () => {
+  const plan = flagWatchPlan(60_000);
+  const judge = (renewals: number[]) =>
+    judgeWindow(analyseFlagPolls([polls(renewals, plan.pollMs, plan.durationMs)], plan), plan.windowMs);
+
+  it('fails two changes closer than the window', () => {
+    const verdict = judge([30_000, 60_000, 90_000]);
+    expect(verdict.outcome).toBe('failed');
+    expect(verdict.detail).toMatch(
+      /changed at 30\.0 s and again at 60\.0 s: at most 40\.0 s apart, less than the 60\.0 s window/,
+    );
+  });
+
+  it('passes changes a window apart', () => {
+    expect(judge([60_000, 120_000])).toEqual({
+      outcome: 'passed',
+      detail: '2 changes seen, none within 60.0 s of the previous one',
+    });
+  });
+
+  it('is inconclusive with one change or none', () => {
+    expect(judge([])).toMatchObject({
+      outcome: 'inconclusive',
+      detail: expect.stringMatching(/never changed/),
+    });
+    expect(judge([70_000])).toMatchObject({
+      outcome: 'inconclusive',
+      detail: expect.stringMatching(/only once/),
+    });
+  });
+});
+
+describe('judgeRenewal', () => {
+  const W = 3000;
+  /**
+   * A watch of `n` ticks every 500 ms: the route's feature is off from `offFromMs`, and the flag data
+   * is the given renewal number at each tick.
+   */
+  function watch(n: number, offFromMs: number, renewalAt: (ms: number) => number): WatchTick[] {
+    return Array.from({ length: n }, (_, i) => {
+      const at = i * 500;
+      return {
+        flags: { sentAtMs: at, atMs: at + 5, status: 200, body: body(renewalAt(at)) },
+        route: { sentAtMs: at + 6, atMs: at + 10, state: at + 6 >= offFromMs ? 'disabled' : 'enabled' },
+      };
+    });
+  }
+
+  it('fails data that stays the same for a window after the feature changed', () => {
+    const verdict = judgeRenewal(
+      watch(17, 3600, () => 0),
+      W,
+      150,
+      '/v1/reports',
+    );
+    expect(verdict.outcome).toBe('failed');
+    expect(verdict.detail).toBe(
+      'GET /v1/reports showed its feature enabled from 0.0 s and disabled from 4.0 s, yet GET /v1/feature-flags ' +
+        'answered the same data at 3.5 s and at 7.5 s, more than the 3.0 s window after the change',
+    );
+  });
+
+  it('passes data that followed the change', () => {
+    const verdict = judgeRenewal(
+      watch(17, 3600, (ms) => (ms >= 6000 ? 1 : 0)),
+      W,
+      150,
+      '/v1/reports',
+    );
+    expect(verdict).toMatchObject({
+      outcome: 'passed',
+      detail: expect.stringMatching(/the flag data followed/),
+    });
+  });
+
+  it('does not judge stretches shorter than a window (the data may not have been renewed yet)', () => {
+    // Off from 2.6 s: the enabled stretch is shorter than the window plus its tolerance.
+    const verdict = judgeRenewal(
+      watch(17, 2600, () => 0),
+      W,
+      150,
+    );
+    expect(verdict.outcome).toBe('inconclusive');
+    // Off only for the last 3 s: the disabled stretch is too short.
+    expect(
+      judgeRenewal(
+        watch(17, 5100, () => 0),
+        W,
+        150,
+      ).outcome,
+    ).toBe('inconclusive');
+  });
+
+  it('breaks a stretch where the route answered something else', () => {
+    const ticks = watch(17, 3600, () => 0);
+    const late = ticks[12]?.route;
+    if (late) late.state = 'unknown';
+    expect(judgeRenewal(ticks, W, 150).outcome).toBe('inconclusive');
+  });
+
+  it('without a guarded route: a change of the data passes, none is inconclusive', () => {
+    const flagsOnly = (renewalAt: (ms: number) => number) =>
+      watch(17, Number.POSITIVE_INFINITY, renewalAt).map(({ flags }) => ({ flags }));
+    expect(
+      judgeRenewal(
+        flagsOnly((ms) => (ms >= 4000 ? 1 : 0)),
+        W,
+      ).outcome,
+    ).toBe('passed');
+    expect(
+      judgeRenewal(
+        flagsOnly(() => 0),
+        W,
+      ),
+    ).toEqual({
+      outcome: 'inconclusive',
+      detail: 'the flag data never changed and no flag-guarded route changed state',
+    });
   });
 });

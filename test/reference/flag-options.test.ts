@@ -1,0 +1,87 @@
+// The reference server's flag options: the cache window (flagWindowSeconds, --flag-window) and flags
+// that change on their own (flagChangeSeconds, --flag-change), the ground the real-time flag watch is
+// tested on. Time moves with the in-process control's virtual clock, so nothing here waits.
+import { describe, expect, it } from 'vitest';
+import { resolveOptions } from '../../src/reference/options.ts';
+import { runTs } from '../support/run-node.ts';
+import { type TestServer, withServer } from './helpers.ts';
+
+type Flags = { data: { name: string; enabled: boolean }[] };
+
+async function flagsOf(
+  server: TestServer,
+  headers: Record<string, string>,
+): Promise<Record<string, boolean>> {
+  const answer = await server.call('/api/v1/feature-flags', { headers });
+  expect(answer.status).toBe(200);
+  return Object.fromEntries((answer.json as Flags).data.map((f) => [f.name, f.enabled]));
+}
+
+describe('flagWindowSeconds', () => {
+  it('renews the data once the configured window has passed, not before', async () => {
+    await withServer({ flagWindowSeconds: 2 }, async (server) => {
+      const headers = await server.bearerHeaders();
+      expect((await flagsOf(server, headers))['new-dashboard']).toBe(true);
+      server.control.setFeature('new-dashboard', false);
+      server.control.advanceClock(1.5);
+      expect((await flagsOf(server, headers))['new-dashboard'], 'within the 2 s window').toBe(true);
+      server.control.advanceClock(0.6);
+      expect((await flagsOf(server, headers))['new-dashboard'], 'after the window').toBe(false);
+      const answer = await server.call('/api/v1/feature-flags', { headers });
+      expect(answer.headers['cache-control']).toBe('private, max-age=2');
+    });
+  });
+
+  it('is the spec 60 s by default', () => {
+    expect(resolveOptions({}).flagWindowSeconds).toBe(60);
+    expect(resolveOptions({}).flagChangeSeconds).toBe(0);
+  });
+
+  it.each([
+    [{ flagWindowSeconds: 0 }, /flagWindowSeconds must be a number of seconds from 0\.1 to 86400, got 0/],
+    [{ flagWindowSeconds: Number.NaN }, /flagWindowSeconds .* got NaN/],
+    [{ flagChangeSeconds: -1 }, /flagChangeSeconds must be a number of seconds from 0\.1 to 86400, got -1/],
+  ])('refuses %o in one line', (options, message) => {
+    expect(() => resolveOptions(options)).toThrow(message);
+  });
+});
+
+describe('flagChangeSeconds', () => {
+  it('switches new-dashboard and beta-exports on their own, period by period', async () => {
+    await withServer({ flagChangeSeconds: 10, faults: ['flags-not-cached'] }, async (server) => {
+      const headers = await server.bearerHeaders();
+      const states = [];
+      for (let period = 0; period < 5; period++) {
+        const flags = await flagsOf(server, headers);
+        states.push([flags['new-dashboard'], flags['beta-exports'], flags.reports]);
+        server.control.advanceClock(10);
+      }
+      expect(states).toEqual([
+        [true, true, true],
+        [false, true, true],
+        [true, false, true],
+        [false, false, true],
+        [true, true, true],
+      ]);
+    });
+  });
+
+  it('leaves the flags alone by default', async () => {
+    await withServer({ faults: ['flags-not-cached'] }, async (server) => {
+      const headers = await server.bearerHeaders();
+      const before = await flagsOf(server, headers);
+      server.control.advanceClock(3000);
+      expect(await flagsOf(server, headers)).toEqual(before);
+    });
+  });
+});
+
+describe('npm run reference-server -- --flag-window / --flag-change', { timeout: 30_000 }, () => {
+  it('refuses a bad number of seconds in one line, exit 2', async () => {
+    const run = await runTs('src/cli/reference-server.ts', ['--flag-window', 'soon'], { env: process.env });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      'reference-server: --flag-window must be a number of seconds from 0.1 to 86400, got "soon"',
+    );
+  });
+});
