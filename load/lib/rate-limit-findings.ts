@@ -1,114 +1,214 @@
-// What the rate-limit probe reports: the limit estimate and the counters, as figures and verdicts.
-// Pure (k6 summary data in, report parts out).
-import type { LimitEstimate } from './limit-detection.ts';
+// What the rate-limit probe reports: the measured limit, what the headers declare, the 429 checks,
+// and whether the run was conclusive. Pure (the probe's result in, report parts out).
+import type { ProbeResult } from './limit-probe.ts';
+import type { DeclaredLimit } from './rate-headers.ts';
 import type { RatePlan } from './rate-plan.ts';
-import type { K6Metric } from './summary/k6-data.ts';
 import type { Figure, Verdict } from './summary/report.ts';
 
-type Metrics = Readonly<Record<string, K6Metric | undefined>>;
+/** Two figures agree when they are within this fraction of each other. */
+export const AGREEMENT = 0.2;
 
-const count = (metrics: Metrics, name: string): number => metrics[name]?.values.count ?? 0;
-
-export function describeLimit(estimate: LimitEstimate): string {
-  if (!estimate.limited || estimate.limitPerWindow === undefined) return 'not reached';
-  const where =
-    estimate.method === 'full-window'
-      ? 'counted over one whole window between two resets'
-      : estimate.method === 'reset-aligned'
-        ? 'counted over the window that ended at the first reset'
-        : 'counted up to the first 429 (no whole window seen)';
-  const window =
-    estimate.windowSeconds !== undefined
-      ? ` per ${estimate.windowSeconds} s window (${estimate.windowSource}), about ${estimate.ratePerSecond} req/s`
-      : ' per window (window length not measured: set RATE_WINDOW or ramp for longer)';
-  return `${estimate.limitPerWindow} requests${window}, ${where}`;
+export interface RateLimitFindings {
+  figures: Figure[];
+  verdicts: Verdict[];
+  notes: string[];
+  analysis: Record<string, unknown>;
+  /** Set when the run could not put the rule to the test: why. */
+  inconclusive?: string;
+  failed: boolean;
 }
 
-export function rateLimitFindings(
-  estimate: LimitEstimate,
-  metrics: Metrics,
-  plan: RatePlan,
-): { figures: Figure[]; verdicts: Verdict[]; notes: string[]; analysis: Record<string, unknown> } {
-  const limitedCount = count(metrics, 'rate_limit_limited');
-  const malformed = count(metrics, 'rate_limit_malformed_429');
-  const fiveHundreds = count(metrics, 'rate_limit_5xx');
-  const onset = metrics.rate_limit_onset_rps?.values.min;
-  const ra = metrics.rate_limit_retry_after_s?.values;
-  const ceiling = plan.rates[plan.rates.length - 1];
+/** (measured - reference) / reference, rounded to 0.1 %. */
+export function deviation(measured: number, reference: number): number {
+  return Math.round(((measured - reference) / reference) * 1000) / 1000;
+}
 
+const pct = (d: number) => `${d >= 0 ? '+' : ''}${(d * 100).toFixed(1)} %`;
+
+function describeDeclared(d: DeclaredLimit): string {
+  if (!d.sources.length) return 'nothing (no RateLimit, X-RateLimit-* or Retry-After header)';
+  const parts = [
+    d.quota !== undefined
+      ? `quota ${d.quota}${d.windowSeconds !== undefined ? ` per ${d.windowSeconds} s` : ''}`
+      : '',
+    d.retryAfterSeconds !== undefined ? `Retry-After up to ${d.retryAfterSeconds} s` : '',
+  ].filter(Boolean);
+  return `${parts.join(', ') || 'no quota'} (${d.sources.join(', ')})`;
+}
+
+/** Where the declared policy and the measurement disagree by more than AGREEMENT. */
+export function disagreements(result: ProbeResult): string[] {
+  const { limit, tally } = result;
+  const d = limit.declared;
+  const out: string[] = [];
+  if (d.quota === undefined) return out;
+  if (!limit.limited && tally.accepted > d.quota) {
+    out.push(
+      `the headers declare a quota of ${d.quota}, but ${tally.accepted} requests were accepted without a refusal`,
+    );
+    return out;
+  }
+  const observed = limit.shape === 'window' ? limit.limitPerWindow : limit.burst;
+  if (observed !== undefined && Math.abs(deviation(observed, d.quota)) > AGREEMENT) {
+    out.push(`declared quota ${d.quota}, measured ${observed} (${pct(deviation(observed, d.quota))})`);
+  }
+  if (limit.shape === 'window' && d.windowSeconds !== undefined && limit.windowSeconds !== undefined) {
+    const off = deviation(limit.windowSeconds, d.windowSeconds);
+    if (Math.abs(off) > AGREEMENT) {
+      out.push(`declared window ${d.windowSeconds} s, measured ${limit.windowSeconds} s (${pct(off)})`);
+    }
+  }
+  return out;
+}
+
+export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimitFindings {
+  const { limit, tally } = result;
+  const fmt = (v: number | undefined, unit = '') => (v === undefined ? 'not measured' : `${v}${unit}`);
   const figures: Figure[] = [
-    { label: 'observed limit', value: describeLimit(estimate) },
-    {
-      label: '429s begin',
-      value:
-        estimate.limited && estimate.firstLimitedSecond !== undefined
-          ? `${estimate.firstLimitedSecond} s into the ramp, at ${onset ?? '?'} req/s offered (${estimate.onsetRate} requests sent in that second)`
-          : `no 429 up to ${ceiling} req/s`,
-    },
-    {
-      label: 'ramp',
-      value: `${plan.rates.join(' → ')} req/s, ${plan.stepSeconds} s per step, GET /${plan.path} (${plan.auth})`,
-    },
+    { label: 'shape', value: limit.limited ? limit.shape : 'no limiter met' },
+    { label: 'burst', value: fmt(limit.burst, ' requests') },
+    { label: 'sustained rate', value: fmt(limit.ratePerSecond, ' req/s') },
+    ...(limit.shape === 'window'
+      ? [
+          {
+            label: 'window',
+            value: `${fmt(limit.limitPerWindow, ' requests')} per ${fmt(limit.windowSeconds, ' s')}`,
+          },
+        ]
+      : []),
+    { label: 'method', value: limit.method },
+    { label: 'declared', value: describeDeclared(limit.declared) },
     {
       label: 'answers',
-      value: `${count(metrics, 'rate_limit_accepted')} accepted, ${limitedCount} × 429, ${fiveHundreds} × 5xx or no answer, ${count(metrics, 'rate_limit_other_status')} other`,
+      value: `${tally.accepted} accepted, ${tally.limited} × 429, ${tally.serverErrors} × 5xx or none${tally.refusalStatuses.length ? ` (${tally.refusalStatuses.join(', ')})` : ''}, ${tally.other} other${tally.otherStatuses.length ? ` (${tally.otherStatuses.join(', ')})` : ''}`,
+    },
+    {
+      label: 'probe',
+      value: `${plan.profile} profile: GET /${plan.path} (${plan.auth}), ${(result.durationMs / 1000).toFixed(1)} s of a ${plan.limits.budgetMs / 1000} s budget (meant for windows up to ${plan.longestWindow})`,
     },
   ];
-  if (ra?.count) figures.push({ label: 'Retry-After', value: `${ra.min} s to ${ra.max} s` });
-  const deviation = limitDeviation(estimate, plan.expectedLimit);
-  if (plan.expectedLimit !== undefined) {
-    figures.push({
-      label: 'expected limit',
-      value: `${plan.expectedLimit} requests per window (RATE_EXPECTED_LIMIT)${deviation === undefined ? '' : `: observed ${deviation >= 0 ? '+' : ''}${(deviation * 100).toFixed(1)} %`}`,
-    });
+  if (tally.retryAfterMin !== undefined) {
+    figures.push({ label: 'Retry-After', value: `${tally.retryAfterMin} s to ${tally.retryAfterMax} s` });
   }
 
-  const recoveredOk = count(metrics, 'rate_limit_recovery_ok');
-  const recoveryFailed = count(metrics, 'rate_limit_recovery_failures');
+  const declaredOff = disagreements(result);
+  const expectedOff: string[] = [];
+  const expectations: Record<string, unknown> = {};
+  for (const [name, expected] of Object.entries(plan.expected)) {
+    const measured = name === 'burst' ? limit.burst : limit.ratePerSecond;
+    if (expected === undefined) continue;
+    const off = measured === undefined ? undefined : deviation(measured, expected);
+    expectations[name] = { expected, measured, deviation: off };
+    if (off === undefined || Math.abs(off) > AGREEMENT) {
+      expectedOff.push(
+        `${name}: expected ${expected}, measured ${measured ?? 'nothing'}${off === undefined ? '' : ` (${pct(off)})`}`,
+      );
+    }
+  }
+
+  const refusedOtherwise = tally.refusalStatuses.length > 0;
+  const notLimitedFails = !limit.limited && (declaredOff.length > 0 || expectedOff.length > 0);
+  const limiterVerdict: Verdict = limit.limited
+    ? refusedOtherwise && tally.limited === 0
+      ? {
+          name: 'a caller over the limit is answered 429',
+          ok: false,
+          detail: `refused with HTTP ${tally.refusalStatuses.join(', ')} instead of 429`,
+        }
+      : { name: 'a caller over the limit is answered 429', ok: true, detail: `${tally.limited} × 429` }
+    : notLimitedFails
+      ? {
+          name: 'a caller over the limit is answered 429',
+          ok: false,
+          detail: `no refusal: ${[...declaredOff, ...expectedOff].join('; ')}`,
+        }
+      : {
+          name: 'a caller over the limit is answered 429',
+          ok: null,
+          detail: `${limit.method}: raise RATE_MAX_BURST or RATE_BUDGET, or use a larger --profile`,
+        };
   const verdicts: Verdict[] = [
-    {
-      name: 'the limiter answers 429 within the ramp',
-      ok: limitedCount > 0 ? true : null,
-      detail:
-        limitedCount > 0 ? describeLimit(estimate) : `no 429 up to ${ceiling} req/s: raise RATE_CEILING`,
-    },
+    limiterVerdict,
     {
       name: 'every 429 carries the error body and Retry-After',
-      ok: limitedCount === 0 ? null : malformed === 0,
-      detail: limitedCount === 0 ? 'no 429 seen' : `${malformed} malformed 429 answer(s)`,
+      ok: tally.limited === 0 ? null : tally.malformed429 === 0,
+      detail:
+        tally.limited === 0
+          ? 'no 429 seen'
+          : tally.malformed429 === 0
+            ? `${tally.limited} checked`
+            : `${tally.malformed429} of ${tally.limited} malformed: ${tally.malformedReasons.join('; ')}`,
     },
     {
       name: 'a request after waiting Retry-After succeeds',
-      ok: recoveryFailed > 0 ? false : recoveredOk > 0 ? true : null,
+      ok: tally.afterRetryAfter.refused > 0 ? false : tally.afterRetryAfter.honoured > 0 ? true : null,
       detail:
-        recoveryFailed > 0
-          ? 'the request after the wait was refused'
-          : recoveredOk > 0
-            ? 'succeeded'
-            : `not tried: no 429 within ${plan.recoveryBudget} requests after the ramp, or no usable Retry-After up to ${plan.maxRetryAfterSeconds} s`,
+        tally.afterRetryAfter.refused > 0
+          ? `${tally.afterRetryAfter.refused} request(s) sent after the announced wait were refused`
+          : tally.afterRetryAfter.honoured > 0
+            ? `the allowance was back within the announced wait ${tally.afterRetryAfter.honoured} time(s)`
+            : 'no refusal with a Retry-After was followed by a refill',
     },
-    { name: 'no 5xx under load', ok: fiveHundreds === 0, detail: `${fiveHundreds} answers 5xx or none` },
+    {
+      name: 'no 5xx while probing',
+      ok: tally.serverErrors === 0,
+      detail: `${tally.serverErrors} answers 5xx or none`,
+    },
+    {
+      name: 'what the headers declare matches what the limiter does',
+      ok: limit.declared.quota === undefined ? null : declaredOff.length === 0,
+      detail:
+        limit.declared.quota === undefined
+          ? 'no quota declared'
+          : declaredOff.length
+            ? declaredOff.join('; ')
+            : `within ${AGREEMENT * 100} %`,
+    },
   ];
-  const notes =
-    estimate.method === 'before-first-429'
-      ? [
-          'No whole window between two resets was seen; the limit is counted up to the first 429 and is an upper bound if the window began before the probe.',
-        ]
-      : [];
+  if (Object.keys(expectations).length) {
+    verdicts.push({
+      name: 'the limit is what RATE_EXPECTED_* says',
+      ok: expectedOff.length === 0,
+      detail: expectedOff.length ? expectedOff.join('; ') : `within ${AGREEMENT * 100} %`,
+    });
+  }
+  if (result.stoppedBecause) {
+    verdicts.push({ name: 'the probed route answers', ok: false, detail: result.stoppedBecause });
+  }
+
+  const failed = verdicts.some((v) => v.ok === false);
+  const unpinned = limit.missing.length ? `not pinned down: ${limit.missing.join('; ')}` : undefined;
+  const inconclusive = failed
+    ? undefined
+    : limiterVerdict.ok === null
+      ? `the limiter was never met: ${limit.method}`
+      : (unpinned ?? undefined);
+  const notes = [
+    ...(unpinned ? [unpinned] : []),
+    "Judged by what the target does (answers and timing), not by any assumption about it: the burst is counted from a refill, the window is the time between two refills, a token bucket's rate is counted from paced requests.",
+  ];
   return {
     figures,
     verdicts,
     notes,
     analysis: {
-      limit: estimate,
-      ...(plan.expectedLimit !== undefined ? { expectedLimit: plan.expectedLimit } : {}),
-      ...(deviation !== undefined ? { deviation } : {}),
+      limit: {
+        burst: limit.burst,
+        ratePerSecond: limit.ratePerSecond,
+        limitPerWindow: limit.limitPerWindow,
+        windowSeconds: limit.windowSeconds,
+        method: limit.method,
+        declared: limit.declared,
+        shape: limit.shape,
+        limited: limit.limited,
+        missing: limit.missing,
+      },
+      tally,
+      findings: declaredOff,
+      ...(Object.keys(expectations).length ? { expected: expectations } : {}),
+      probeMs: result.durationMs,
     },
+    ...(inconclusive ? { inconclusive } : {}),
+    failed,
   };
-}
-
-/** (observed - expected) / expected, or undefined when either is unknown. */
-export function limitDeviation(estimate: LimitEstimate, expected: number | undefined): number | undefined {
-  if (expected === undefined || estimate.limitPerWindow === undefined) return undefined;
-  return Math.round(((estimate.limitPerWindow - expected) / expected) * 10_000) / 10_000;
 }

@@ -1,9 +1,9 @@
 // The pre-release load profiles (LOAD_PROFILE): how many users, how long, and the thresholds the
 // run must hold. Pure: the script turns the plan into k6 options.
-import { type EnvMap, envChoice, envDuration, envNumber, envString, k6Duration } from './env.ts';
+import { type EnvMap, envDuration, envNumber, envString, k6Duration } from './env.ts';
+import { PROFILES, type ProfileName, readProfile } from './profile.ts';
 
-export const PROFILES = ['smoke', 'load', 'stress', 'soak'] as const;
-export type ProfileName = (typeof PROFILES)[number];
+export { PROFILES, type ProfileName };
 
 export interface Stage {
   target: number;
@@ -77,7 +77,7 @@ function stagesFor(profile: ProfileName, vus: number, hold: number, ramp: number
 }
 
 export function readReleasePlan(env: EnvMap, petsAllowed: boolean): ReleasePlan {
-  const profile = envChoice(env, 'LOAD_PROFILE', PROFILES, 'smoke');
+  const profile = readProfile(env, 'release', PROFILES, 'smoke');
   const base = DEFAULTS[profile];
   const vus = envNumber(env, 'RELEASE_VUS', base.vus, { min: 1, max: 100_000, integer: true });
   const holdSeconds = envDuration(env, 'RELEASE_DURATION', base.holdSeconds, { min: 1, max: 7 * 86_400 });

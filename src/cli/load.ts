@@ -2,18 +2,20 @@
 // Runs a k6 script of load/ against the configured target: the production guard first, k6 found
 // on PATH or in Go's bin directory, the reference server started for the local target, the target
 // handed to k6 in its environment (never argv: secrets must not show in `ps`).
-// Exit codes: k6's own, except 99 (thresholds crossed) -> 1; 2 for configuration, a refused
-// target, a missing k6 or an unreachable target.
+// Exit codes: 0 passed, 1 failed, 2 configuration, a refused target, a missing k6 or an unreachable
+// target, 3 inconclusive (the probe could not put its rule to the test), 130/143 interrupted
+// (SIGINT/SIGTERM; the reports say so); other codes are k6's own (src/load/exit-code.ts).
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatProblems, guard, loadSettings, resolveTarget } from '../config/index.ts';
 import { LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../load/args.ts';
-import { loadExit } from '../load/exit-code.ts';
+import { K6_ABORTED_BY_SIGNAL, loadExit } from '../load/exit-code.ts';
 import { findK6, K6_INSTALL_HINT } from '../load/find-k6.ts';
 import { k6Environment, reportDirFrom } from '../load/k6-env.ts';
 import { localServerPlan } from '../load/local-server.ts';
 import { unreachableReason } from '../load/preflight.ts';
+import { markInterrupted, readReport, reportVerdict } from '../load/run-outcome.ts';
 import { LOAD_SCRIPTS } from '../load/scripts.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
 
@@ -102,14 +104,29 @@ async function main(): Promise<void> {
     control: script.control,
     defaults,
   });
+  // Its own process group: a terminal's Ctrl+C reaches only this process, which passes exactly one
+  // SIGINT on (two would make k6 skip its summary); a second Ctrl+C, a second later, ends k6 at once.
+  const startedAt = new Date();
   const child = spawn(k6, ['run', ...args.k6Args, `${REPO_ROOT}${script.file}`], {
     env,
     stdio: 'inherit',
+    detached: true,
   });
-  // Ctrl+C reaches k6 from the terminal already (same process group); a second SIGINT would make
-  // it skip its summary, so this process only waits. SIGTERM is sent to us alone: pass it on.
-  process.on('SIGINT', () => {});
-  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  let interruptedBy: NodeJS.Signals | undefined;
+  let firstSignalAt = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const now = Date.now();
+    // npm passes a terminal's signal on as well: the same Ctrl+C can arrive twice at once.
+    if (interruptedBy !== undefined && now - firstSignalAt < 1000) return;
+    if (interruptedBy === undefined) {
+      interruptedBy = signal;
+      firstSignalAt = now;
+      process.stderr.write(`load: ${signal}: stopping k6, which writes its summary (again to end at once)\n`);
+    }
+    child.kill(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
     child.once('error', (error) => {
       process.stderr.write(`load: cannot start k6 (${k6}): ${firstLine(error)}\n`);
@@ -118,7 +135,27 @@ async function main(): Promise<void> {
     child.once('exit', (c, s) => resolve([c, s]));
   });
   await server?.close();
-  const exit = loadExit(code, signal);
+  const target = { name: config.target, apiBaseUrl: config.apiBaseUrl };
+  const stopped =
+    interruptedBy ?? (code === K6_ABORTED_BY_SIGNAL || code === null ? (signal ?? undefined) : undefined);
+  let report = readReport(reportDir, args.script);
+  if (stopped !== undefined || code === K6_ABORTED_BY_SIGNAL) {
+    try {
+      report = markInterrupted(reportDir, args.script, target, {
+        ...(stopped ? { signal: stopped } : {}),
+        startedAt,
+      });
+    } catch (error) {
+      process.stderr.write(
+        `load: cannot mark the reports interrupted in ${reportDir}: ${firstLine(error)}\n`,
+      );
+    }
+  }
+  const exit = loadExit(code, signal, {
+    verdict: reportVerdict(report),
+    verdictReason: report?.verdictReason,
+    interruptedBy: stopped,
+  });
   if (exit.message) process.stderr.write(`load: ${exit.message}\n`);
   process.exit(exit.code);
 }

@@ -1,11 +1,11 @@
 // The load CLI's arguments: the script name, --profile, and everything else for k6.
 //   npm run load:release -- --profile stress --env RELEASE_VUS=40 -- --quiet
-import { PROFILES } from '../../load/lib/release-plan.ts';
+import { PROFILES } from '../../load/lib/profile.ts';
 import { TARGET_VARIABLES } from './k6-env.ts';
 import { isLoadScript, type LoadScriptName } from './scripts.ts';
 
 export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
-  --profile NAME  LOAD_PROFILE for release and flag-cache (smoke, load, stress, soak)
+  --profile NAME  LOAD_PROFILE of every script (smoke, load, stress, soak; docs/load.md says which apply)
   anything else   passed to \`k6 run\` as it is (e.g. --env RATE_CEILING=60, --quiet);
                   after a second \`--\`, everything is passed to k6 unread
 Target and credentials come from .env and the environment (docs/load.md), never from --env.`;
@@ -63,11 +63,6 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
       else if (arg.startsWith('--env=')) checkEnvArg(arg.slice(6));
       k6Args.push(arg);
     }
-  }
-  if (profile !== undefined && script === 'rate-limit') {
-    throw new LoadUsageError(
-      '--profile applies to release and flag-cache; the rate-limit probe has RATE_* variables',
-    );
   }
   return { script, profile, k6Args, help };
 }

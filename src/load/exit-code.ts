@@ -1,5 +1,12 @@
-// k6's exit code as the CLI's: 0 passed, 1 for crossed thresholds (a failed run, like a failed
-// check), anything else passed on with one line naming what k6 meant by it.
+// k6's exit code and the run's verdict as the CLI's exit code: 0 passed, 1 failed (k6's 99: a
+// threshold or verdict failed), 3 inconclusive (the probe could not put its rule to the test),
+// 130/143 interrupted by SIGINT/SIGTERM; anything else passed on with one line naming what k6
+// meant by it. 2 (configuration, refused target, missing k6) is decided before k6 starts.
+import type { RunVerdict } from '../../load/lib/summary/report.ts';
+
+export const EXIT_INCONCLUSIVE = 3;
+export const EXIT_SIGINT = 130;
+export const EXIT_SIGTERM = 143;
 
 // From k6's errext/exitcodes package.
 const K6_EXIT_CODES: Record<number, string> = {
@@ -18,16 +25,43 @@ const K6_EXIT_CODES: Record<number, string> = {
   109: 'k6 crashed (Go panic)',
 };
 
+export const K6_ABORTED_BY_SIGNAL = 105;
+
 export interface LoadExit {
   code: number;
   /** One line for stderr, or undefined when there is nothing to add. */
   message?: string;
 }
 
-export function loadExit(code: number | null, signal: NodeJS.Signals | null): LoadExit {
-  if (code === null) return { code: 2, message: `k6 was stopped by ${signal ?? 'a signal'}` };
-  if (code === 0) return { code: 0 };
-  if (code === 99) return { code: 1, message: 'thresholds failed (k6 exit code 99): see the report above' };
+export interface RunFacts {
+  /** The verdict the run's report gives, when there is a report. */
+  verdict?: RunVerdict | undefined;
+  verdictReason?: string | undefined;
+  /** The signal that stopped the run (received by the CLI), when it was stopped. */
+  interruptedBy?: NodeJS.Signals | undefined;
+}
+
+export function loadExit(code: number | null, signal: NodeJS.Signals | null, facts: RunFacts = {}): LoadExit {
+  const interrupted =
+    facts.interruptedBy ??
+    (code === K6_ABORTED_BY_SIGNAL || code === null ? (signal ?? 'SIGINT') : undefined);
+  if (interrupted !== undefined) {
+    return {
+      code: interrupted === 'SIGTERM' ? EXIT_SIGTERM : EXIT_SIGINT,
+      message: `interrupted by ${interrupted}: the reports are marked "interrupted"`,
+    };
+  }
+  if (code === null) return { code: EXIT_SIGINT, message: 'k6 was stopped by a signal' };
+  if (code === 0 || code === 99) {
+    if (facts.verdict === 'inconclusive') {
+      return {
+        code: EXIT_INCONCLUSIVE,
+        message: `inconclusive (exit ${EXIT_INCONCLUSIVE}): ${facts.verdictReason ?? 'see the report'}`,
+      };
+    }
+    if (code === 0 && facts.verdict !== 'failed') return { code: 0 };
+    return { code: 1, message: 'failed (k6 exit code 99): see the report above' };
+  }
   const meaning = K6_EXIT_CODES[code];
   return { code, message: `k6 exited with code ${code}${meaning ? `: ${meaning}` : ''}` };
 }

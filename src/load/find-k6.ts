@@ -34,7 +34,7 @@ export interface LookupOptions {
   /** Home directory for ~/go/bin (default os.homedir(), or HOME from env when given). */
   home?: string;
   isExecutable?: (path: string) => boolean;
-  /** The project's own k6 folder (default .tools/bin). */
+  /** The project's own k6 folder (default K6_PROJECT_DIR, else .tools/bin). */
   projectDir?: string;
 }
 
@@ -77,7 +77,7 @@ export function findK6(options: LookupOptions = {}): string | undefined {
   const gopath = goPath(options);
   const home = options.home ?? options.env?.HOME ?? homedir();
   const candidates = [
-    join(options.projectDir ?? PROJECT_K6_DIR, `k6${EXE}`),
+    join(options.projectDir ?? (options.env ?? process.env).K6_PROJECT_DIR ?? PROJECT_K6_DIR, `k6${EXE}`),
     gopath && join(gopath, 'bin', `k6${EXE}`),
     home && join(home, 'go', 'bin', `k6${EXE}`),
   ];

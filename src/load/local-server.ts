@@ -1,7 +1,7 @@
 // How the CLI starts the reference server for the local target, per script: the control API
 // where the script steers the server, and the limiter the script should meet.
 import type { ReferenceServerOptions } from '../reference/index.ts';
-import { DEFAULT_RATE_LIMIT } from '../reference/options.ts';
+import { DEFAULT_RATE_LIMIT, RATE_LIMIT_SHAPES, type RateLimit } from '../reference/options.ts';
 import type { LoadScriptName } from './scripts.ts';
 import { LOAD_SCRIPTS } from './scripts.ts';
 
@@ -22,29 +22,69 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   return Number(raw);
 }
 
+/** LOCAL_RATE_SHAPE and LOCAL_RATE_REFILL (tokens per second, token bucket only). */
+function limiterShape(env: NodeJS.ProcessEnv): Pick<RateLimit, 'shape' | 'refillPerSecond'> {
+  const raw = env.LOCAL_RATE_SHAPE?.trim().toLowerCase();
+  const shape = raw ? RATE_LIMIT_SHAPES.find((s) => s === raw) : undefined;
+  if (raw && !shape) {
+    throw new Error(
+      `LOCAL_RATE_SHAPE=${JSON.stringify(raw)} is not valid: expected one of ${RATE_LIMIT_SHAPES.join(', ')}`,
+    );
+  }
+  const refillRaw = env.LOCAL_RATE_REFILL?.trim();
+  if (!refillRaw) return shape ? { shape } : {};
+  const refill = /^\d+(\.\d+)?$/.test(refillRaw) ? Number(refillRaw) : Number.NaN;
+  if (!(refill > 0) || (shape ?? 'token-bucket') !== 'token-bucket') {
+    throw new Error(
+      `LOCAL_RATE_REFILL=${JSON.stringify(refillRaw)} is not valid: expected tokens per second above 0, with LOCAL_RATE_SHAPE=token-bucket`,
+    );
+  }
+  return { shape: 'token-bucket', refillPerSecond: refill };
+}
+
+/** LOCAL_FAULTS: comma-separated fault names of the reference server (checked when it starts). */
+function faults(env: NodeJS.ProcessEnv): string[] {
+  return (env.LOCAL_FAULTS ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
+}
+
 /**
- * LOCAL_RATE_LIMIT (requests, or `off`) and LOCAL_RATE_WINDOW (seconds) set the local limiter. The
- * release profile runs without one unless asked: its users share one client credential, so a
- * per-credential limit would turn any profile above smoke into a rate-limit probe.
+ * LOCAL_RATE_LIMIT (requests, or `off`), LOCAL_RATE_WINDOW (seconds), LOCAL_RATE_SHAPE,
+ * LOCAL_RATE_REFILL, LOCAL_RATE_HEADERS (on by default for rate-limit, `off` to hide them),
+ * LOCAL_TOKEN_TTL (seconds) and LOCAL_FAULTS set up the local server. The release profile runs
+ * without a limiter unless asked: its users share one client credential, so a per-credential limit
+ * would turn any profile above smoke into a rate-limit probe. Nothing about the limiter is handed to
+ * the probe: it measures what it meets.
  */
 export function localServerPlan(script: LoadScriptName, env: NodeJS.ProcessEnv): LocalServerPlan {
   const off = env.LOCAL_RATE_LIMIT?.trim().toLowerCase() === 'off';
   const limit = off ? undefined : positiveInteger(env, 'LOCAL_RATE_LIMIT');
   const windowSeconds = positiveInteger(env, 'LOCAL_RATE_WINDOW') ?? DEFAULT_RATE_LIMIT.windowSeconds;
+  const shaped = limiterShape(env);
   const rateLimit =
     off || (script === 'release' && limit === undefined)
       ? null
-      : { limit: limit ?? DEFAULT_RATE_LIMIT.limit, windowSeconds };
-  const defaults: Record<string, string> = {};
-  if (script === 'rate-limit' && rateLimit) {
-    // The probe then reports the limit per known window and how far it is from the configured one.
-    defaults.RATE_WINDOW = `${rateLimit.windowSeconds}s`;
-    defaults.RATE_EXPECTED_LIMIT = String(rateLimit.limit);
-  }
-  const limiter = rateLimit ? `${rateLimit.limit} requests per ${rateLimit.windowSeconds} s` : 'off';
+      : { limit: limit ?? DEFAULT_RATE_LIMIT.limit, windowSeconds, ...shaped };
+  const headersRaw = env.LOCAL_RATE_HEADERS?.trim().toLowerCase();
+  const rateLimitHeaders = headersRaw ? headersRaw !== 'off' : script === 'rate-limit';
+  const tokenTtlSeconds = positiveInteger(env, 'LOCAL_TOKEN_TTL');
+  const faultNames = faults(env);
+  const limiter = rateLimit
+    ? rateLimit.shape === 'token-bucket'
+      ? `token bucket of ${rateLimit.limit}, ${rateLimit.refillPerSecond ?? rateLimit.limit / rateLimit.windowSeconds}/s`
+      : `${rateLimit.limit} requests per ${rateLimit.windowSeconds} s${rateLimit.shape === 'sliding-window' ? ' (sliding)' : ''}`
+    : 'off';
   return {
-    options: { control: LOAD_SCRIPTS[script].control, rateLimit },
-    defaults,
-    description: `reference server (local target): rate limit ${limiter}${LOAD_SCRIPTS[script].control ? ', control API on' : ''}`,
+    options: {
+      control: LOAD_SCRIPTS[script].control,
+      rateLimit,
+      rateLimitHeaders,
+      ...(tokenTtlSeconds !== undefined ? { tokenTtlSeconds } : {}),
+      ...(faultNames.length ? { faults: faultNames } : {}),
+    },
+    defaults: {},
+    description: `reference server (local target): rate limit ${limiter}${rateLimit && rateLimitHeaders ? ' with RateLimit headers' : ''}${tokenTtlSeconds !== undefined ? `, tokens live ${tokenTtlSeconds} s` : ''}${faultNames.length ? `, faults ${faultNames.join(', ')}` : ''}${LOAD_SCRIPTS[script].control ? ', control API on' : ''}`,
   };
 }

@@ -23,12 +23,12 @@ describe('parseLoadArgs', () => {
     expect(parseLoadArgs(['rate-limit', '-h']).help).toBe(true);
   });
 
-  it('refuses unknown scripts and profiles, and --profile for the rate probe', () => {
+  it('refuses unknown scripts and profiles; --profile applies to every script', () => {
     expect(() => parseLoadArgs(['spike'])).toThrow(LoadUsageError);
     expect(() => parseLoadArgs([])).toThrow(/unknown load script ""/);
     expect(() => parseLoadArgs(['release', '--profile', 'spike'])).toThrow(/smoke, load, stress, soak/);
     expect(() => parseLoadArgs(['release', '--profile'])).toThrow(/--profile must be/);
-    expect(() => parseLoadArgs(['rate-limit', '--profile', 'smoke'])).toThrow(/RATE_\* variables/);
+    expect(parseLoadArgs(['rate-limit', '--profile', 'smoke']).profile).toBe('smoke');
   });
 
   it('keeps the target out of --env, before and after --, without repeating the value', () => {
@@ -52,13 +52,30 @@ describe('parseLoadArgs', () => {
 describe('loadExit', () => {
   it('maps k6 exit codes', () => {
     expect(loadExit(0, null)).toEqual({ code: 0 });
-    expect(loadExit(99, null)).toEqual({ code: 1, message: expect.stringMatching(/^thresholds failed/) });
+    expect(loadExit(99, null)).toEqual({
+      code: 1,
+      message: expect.stringMatching(/^failed \(k6 exit code 99\)/),
+    });
+    expect(loadExit(0, null, { verdict: 'failed' }).code).toBe(1);
+    expect(loadExit(99, null, { verdict: 'inconclusive', verdictReason: 'never met' })).toEqual({
+      code: 3,
+      message: 'inconclusive (exit 3): never met',
+    });
+    expect(loadExit(105, null).code).toBe(130);
+    expect(loadExit(105, null, { interruptedBy: 'SIGTERM' })).toEqual({
+      code: 143,
+      message: 'interrupted by SIGTERM: the reports are marked "interrupted"',
+    });
+    expect(loadExit(0, null, { interruptedBy: 'SIGINT', verdict: 'passed' }).code).toBe(130);
     expect(loadExit(107, null)).toEqual({
       code: 107,
       message: expect.stringMatching(/script threw an error/),
     });
     expect(loadExit(42, null)).toEqual({ code: 42, message: 'k6 exited with code 42' });
-    expect(loadExit(null, 'SIGKILL')).toEqual({ code: 2, message: 'k6 was stopped by SIGKILL' });
+    expect(loadExit(null, 'SIGKILL')).toEqual({
+      code: 130,
+      message: 'interrupted by SIGKILL: the reports are marked "interrupted"',
+    });
   });
 });
 
@@ -143,8 +160,12 @@ describe('findK6', () => {
   it('prefers PATH, then the project build, then Go, then ~/go/bin', () => {
     const env = { PATH: '/a:/b' };
     const where = { env, home: '/h', projectDir: '/p/.tools/bin' };
-    expect(findK6({ ...where, isExecutable: exists(['/b/k6', '/p/.tools/bin/k6', '/h/go/bin/k6']) })).toBe('/b/k6');
-    expect(findK6({ ...where, isExecutable: exists(['/p/.tools/bin/k6', '/h/go/bin/k6']) })).toBe('/p/.tools/bin/k6');
+    expect(findK6({ ...where, isExecutable: exists(['/b/k6', '/p/.tools/bin/k6', '/h/go/bin/k6']) })).toBe(
+      '/b/k6',
+    );
+    expect(findK6({ ...where, isExecutable: exists(['/p/.tools/bin/k6', '/h/go/bin/k6']) })).toBe(
+      '/p/.tools/bin/k6',
+    );
     expect(findK6({ ...where, isExecutable: exists(['/h/go/bin/k6']) })).toBe('/h/go/bin/k6');
     expect(findK6({ ...where, isExecutable: exists([]) })).toBeUndefined();
     expect(onPath('k6', { env: { PATH: '' }, isExecutable: () => true })).toBeUndefined();
@@ -164,11 +185,33 @@ describe('localServerPlan', () => {
     expect(localServerPlan('release', {}).options.control).toBe(false);
   });
 
-  it('gives the rate probe the server default limit to compare with', () => {
+  it('tells the rate probe nothing of the limiter: it measures what it meets (headers on by default)', () => {
     expect(localServerPlan('rate-limit', {})).toMatchObject({
-      options: { rateLimit: { limit: 600, windowSeconds: 60 } },
-      defaults: { RATE_WINDOW: '60s', RATE_EXPECTED_LIMIT: '600' },
+      options: { rateLimit: { limit: 600, windowSeconds: 60 }, rateLimitHeaders: true },
+      defaults: {},
     });
+    expect(
+      localServerPlan('rate-limit', {
+        LOCAL_RATE_LIMIT: '25',
+        LOCAL_RATE_SHAPE: 'token-bucket',
+        LOCAL_RATE_REFILL: '5',
+        LOCAL_RATE_HEADERS: 'off',
+        LOCAL_TOKEN_TTL: '10',
+        LOCAL_FAULTS: 'rate-limit-500, rate-limit-no-body',
+      }),
+    ).toMatchObject({
+      options: {
+        rateLimit: { limit: 25, windowSeconds: 60, shape: 'token-bucket', refillPerSecond: 5 },
+        rateLimitHeaders: false,
+        tokenTtlSeconds: 10,
+        faults: ['rate-limit-500', 'rate-limit-no-body'],
+      },
+      description: expect.stringMatching(/token bucket of 25, 5\/s, tokens live 10 s, faults rate-limit-500/),
+    });
+    expect(() => localServerPlan('rate-limit', { LOCAL_RATE_SHAPE: 'leaky' })).toThrow(
+      /LOCAL_RATE_SHAPE="leaky"/,
+    );
+    expect(() => localServerPlan('rate-limit', { LOCAL_RATE_REFILL: '0' })).toThrow(/LOCAL_RATE_REFILL="0"/);
     expect(
       localServerPlan('rate-limit', { LOCAL_RATE_LIMIT: '30', LOCAL_RATE_WINDOW: '5' }).options.rateLimit,
     ).toEqual({

@@ -11,14 +11,7 @@ import {
   virtualMs,
   virtualSeconds,
 } from '../../load/lib/flag-plan.ts';
-import {
-  arrivalUnit,
-  offeredRateAt,
-  rampSeconds,
-  rampStages,
-  readRatePlan,
-  stepRates,
-} from '../../load/lib/rate-plan.ts';
+import { readRatePlan } from '../../load/lib/rate-plan.ts';
 import {
   PROFILES,
   readReleasePlan,
@@ -27,79 +20,45 @@ import {
 } from '../../load/lib/release-plan.ts';
 
 describe('the rate plan', () => {
-  it('defaults to a 2 to 30 req/s ramp in five one-minute steps over the API key', () => {
+  it('defaults to the load profile: about three 60 s windows plus 30 s, over the API key', () => {
     const plan = readRatePlan({});
-    expect(plan).toMatchObject({
-      auth: 'apiKey',
-      path: 'v1/customers',
-      rates: [2, 9, 16, 23, 30],
-      stepSeconds: 60,
-      windowSeconds: undefined,
-      expectedLimit: undefined,
-    });
-    expect(rampSeconds(plan)).toBe(300);
+    expect(plan).toMatchObject({ profile: 'load', auth: 'apiKey', path: 'v1/customers', expected: {} });
+    expect(plan.limits.budgetMs).toBe(210_000);
+    expect(plan.limits.maxBurst).toBe(20_000);
+  });
+
+  it('takes the profile every script shares: smoke is 60 s, stress 16 min', () => {
+    expect(readRatePlan({ LOAD_PROFILE: 'smoke' }).limits.budgetMs).toBe(60_000);
+    expect(readRatePlan({ LOAD_PROFILE: 'stress' }).limits.budgetMs).toBe(960_000);
+    expect(() => readRatePlan({ LOAD_PROFILE: 'soak' })).toThrow(
+      'LOAD_PROFILE="soak" does not apply to rate-limit: expected one of smoke, load, stress',
+    );
   });
 
   it('reads every variable', () => {
     const plan = readRatePlan({
-      RATE_START: '1',
-      RATE_CEILING: '4',
-      RATE_STEPS: '4',
-      RATE_STEP_DURATION: '2s',
-      RATE_WINDOW: '1m',
-      RATE_AUTH: 'Bearer',
+      RATE_AUTH: 'bearer',
       RATE_PATH: '/v1/user/me',
-      RATE_MAX_VUS: '7',
-      RATE_EXPECTED_LIMIT: '600',
+      RATE_BUDGET: '90s',
+      RATE_MAX_BURST: '500',
+      RATE_BATCH: '5',
+      RATE_EXPECTED_BURST: '20',
+      RATE_EXPECTED_RATE: '2.5',
     });
     expect(plan).toMatchObject({
       auth: 'bearer',
       path: 'v1/user/me',
-      rates: [1, 2, 3, 4],
-      stepSeconds: 2,
-      windowSeconds: 60,
-      maxVus: 7,
-      expectedLimit: 600,
+      limits: { budgetMs: 90_000, maxBurst: 500, batch: 5 },
+      expected: { burst: 20, ratePerSecond: 2.5 },
     });
-  });
-
-  it('turns steps into ramping-arrival-rate stages: a jump, then a hold', () => {
-    const plan = readRatePlan({
-      RATE_START: '2',
-      RATE_CEILING: '6',
-      RATE_STEPS: '3',
-      RATE_STEP_DURATION: '5s',
-    });
-    expect(rampStages(plan)).toEqual([
-      { target: 2, duration: '5000ms' },
-      { target: 4, duration: '0s' },
-      { target: 4, duration: '5000ms' },
-      { target: 6, duration: '0s' },
-      { target: 6, duration: '5000ms' },
-    ]);
-    expect(arrivalUnit(plan)).toEqual({ timeUnit: '1s', scale: 1 });
-    expect(offeredRateAt(plan, 0)).toBe(2);
-    expect(offeredRateAt(plan, 7.5)).toBe(4);
-    expect(offeredRateAt(plan, 99)).toBe(6);
-  });
-
-  it('expresses fractional rates per minute (k6 rates are whole numbers per time unit)', () => {
-    expect(stepRates(1, 2, 3)).toEqual([1, 1.5, 2]);
-    expect(arrivalUnit(readRatePlan({ RATE_START: '1', RATE_CEILING: '2', RATE_STEPS: '3' }))).toEqual({
-      timeUnit: '1m',
-      scale: 60,
-    });
-    expect(stepRates(5, 9, 1)).toEqual([9]);
   });
 
   it('refuses bad values with the variable and what was expected', () => {
-    expect(() => readRatePlan({ RATE_CEILING: '1', RATE_START: '5' })).toThrow(
-      'RATE_CEILING="1" is not valid: expected a number from 5 to 100000',
+    expect(() => readRatePlan({ RATE_BUDGET: 'soon' })).toThrow(LoadConfigError);
+    expect(() => readRatePlan({ RATE_MAX_BURST: '2.5' })).toThrow(
+      'RATE_MAX_BURST="2.5" is not valid: expected an integer from 10 to 10000000',
     );
-    expect(() => readRatePlan({ RATE_STEPS: '2.5' })).toThrow(/RATE_STEPS.*an integer/);
-    expect(() => readRatePlan({ RATE_STEP_DURATION: 'forever' })).toThrow(/RATE_STEP_DURATION="forever"/);
-    expect(() => readRatePlan({ RATE_AUTH: 'basic' })).toThrow(/RATE_AUTH="basic".*apikey, bearer/);
-    expect(() => readRatePlan({ RATE_EXPECTED_LIMIT: '0' })).toThrow(LoadConfigError);
+    expect(() => readRatePlan({ RATE_AUTH: 'basic' })).toThrow('RATE_AUTH="basic" is not valid');
   });
 });
 

@@ -1,125 +1,209 @@
-// What the rate-limit probe concludes from its counters, and how it judges one 429: the error body
-// (malformed bodies), Retry-After (missing, malformed, both forms), and 5xx under load.
+// What the rate-limit probe concludes from its measurement: the verdicts, declared against
+// observed, expectations, inconclusive runs; how it reads the limiter's headers; and how it judges
+// one 429: the error body (malformed bodies), Retry-After (missing, malformed, both forms).
 import { describe, expect, it } from 'vitest';
 import { errorBodyProblems, errorCode, isSessionExpired } from '../../load/lib/error-body.ts';
-import type { LimitEstimate } from '../../load/lib/limit-detection.ts';
-import { describeLimit, limitDeviation, rateLimitFindings } from '../../load/lib/rate-limit-findings.ts';
+import type { ProbeResult } from '../../load/lib/limit-probe.ts';
+import { declaredFrom, NOTHING_DECLARED } from '../../load/lib/rate-headers.ts';
+import { disagreements, rateLimitFindings } from '../../load/lib/rate-limit-findings.ts';
 import { readRatePlan } from '../../load/lib/rate-plan.ts';
 import { parseRetryAfter } from '../../load/lib/retry-after.ts';
-import type { K6Metric } from '../../load/lib/summary/k6-data.ts';
 
-const counter = (count: number): K6Metric => ({ type: 'counter', values: { count, rate: count / 10 } });
-
-const FOUND: LimitEstimate = {
-  limited: true,
-  method: 'full-window',
-  firstLimitedSecond: 7,
-  onsetRate: 17,
-  limitPerWindow: 30,
-  windowSeconds: 5,
-  windowSource: 'configured',
-  ratePerSecond: 6,
-  maxAcceptedPerSecond: 15,
+const WINDOW: ProbeResult = {
+  limit: {
+    limited: true,
+    shape: 'window',
+    burst: 30,
+    limitPerWindow: 30,
+    windowSeconds: 5.05,
+    ratePerSecond: 5.94,
+    method: 'burst after a refill',
+    declared: {
+      quota: 30,
+      windowSeconds: 5,
+      retryAfterSeconds: 5,
+      sources: ['RateLimit-Policy', 'Retry-After'],
+    },
+    missing: [],
+  },
+  tally: {
+    accepted: 61,
+    limited: 120,
+    serverErrors: 0,
+    other: 0,
+    otherStatuses: [],
+    refusalStatuses: [],
+    malformed429: 0,
+    malformedReasons: [],
+    retryAfterMin: 1,
+    retryAfterMax: 5,
+    afterRetryAfter: { honoured: 2, refused: 0 },
+  },
+  durationMs: 10_400,
 };
 
-function metrics(overrides: Record<string, number> = {}): Record<string, K6Metric> {
-  const counts = {
-    rate_limit_accepted: 89,
-    rate_limit_limited: 67,
-    rate_limit_malformed_429: 0,
-    rate_limit_5xx: 0,
-    rate_limit_other_status: 0,
-    rate_limit_recovery_ok: 1,
-    rate_limit_recovery_failures: 0,
-    ...overrides,
-  };
-  return {
-    ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, counter(v)])),
-    rate_limit_onset_rps: { type: 'trend', values: { min: 16.7, max: 24, count: 67 } },
-    rate_limit_retry_after_s: { type: 'trend', values: { min: 1, max: 4, count: 68 } },
-  };
-}
-
-const plan = readRatePlan({ RATE_START: '2', RATE_CEILING: '24', RATE_STEPS: '4', RATE_STEP_DURATION: '3s' });
+const plan = readRatePlan({ LOAD_PROFILE: 'smoke' });
 const verdict = (findings: ReturnType<typeof rateLimitFindings>, start: string) =>
   findings.verdicts.find((v) => v.name.startsWith(start));
+const tally = (over: Partial<ProbeResult['tally']>): ProbeResult => ({
+  ...WINDOW,
+  tally: { ...WINDOW.tally, ...over },
+});
+const limit = (over: Partial<ProbeResult['limit']>): ProbeResult => ({
+  ...WINDOW,
+  limit: { ...WINDOW.limit, ...over },
+});
 
 describe('rateLimitFindings', () => {
-  it('passes a clean run and reports the observed limit and where 429s begin', () => {
-    const findings = rateLimitFindings(FOUND, metrics(), plan);
+  it('passes a clean run and reports every figure in analysis.limit', () => {
+    const findings = rateLimitFindings(WINDOW, plan);
+    expect(findings.failed).toBe(false);
+    expect(findings.inconclusive).toBeUndefined();
     expect(findings.verdicts.every((v) => v.ok === true)).toBe(true);
-    const figure = (label: string) => findings.figures.find((f) => f.label === label)?.value;
-    expect(figure('observed limit')).toBe(
-      '30 requests per 5 s window (configured), about 6 req/s, counted over one whole window between two resets',
-    );
-    expect(figure('429s begin')).toBe(
-      '7 s into the ramp, at 16.7 req/s offered (17 requests sent in that second)',
-    );
-    expect(figure('Retry-After')).toBe('1 s to 4 s');
-    expect(findings.analysis).toEqual({ limit: FOUND });
+    expect(findings.analysis.limit).toMatchObject({
+      burst: 30,
+      ratePerSecond: 5.94,
+      limitPerWindow: 30,
+      windowSeconds: 5.05,
+      method: 'burst after a refill',
+      declared: { quota: 30, windowSeconds: 5 },
+    });
+    expect(findings.figures.find((f) => f.label === 'window')?.value).toBe('30 requests per 5.05 s');
   });
 
-  it('fails on malformed 429s (bad body or missing Retry-After)', () => {
-    const found = verdict(
-      rateLimitFindings(FOUND, metrics({ rate_limit_malformed_429: 3 }), plan),
-      'every 429',
-    );
-    expect(found).toMatchObject({ ok: false, detail: '3 malformed 429 answer(s)' });
-  });
-
-  it('fails on 5xx under load', () => {
-    const found = verdict(rateLimitFindings(FOUND, metrics({ rate_limit_5xx: 2 }), plan), 'no 5xx');
-    expect(found).toMatchObject({ ok: false, detail: '2 answers 5xx or none' });
-  });
-
-  it('fails when the request after waiting Retry-After is refused', () => {
-    const found = verdict(
-      rateLimitFindings(FOUND, metrics({ rate_limit_recovery_ok: 0, rate_limit_recovery_failures: 1 }), plan),
-      'a request after',
-    );
-    expect(found?.ok).toBe(false);
-  });
-
-  it('cannot decide anything about 429s when the ramp never met the limiter', () => {
-    const none: LimitEstimate = { limited: false, method: 'none', maxAcceptedPerSecond: 24 };
-    const findings = rateLimitFindings(
-      none,
-      metrics({ rate_limit_limited: 0, rate_limit_recovery_ok: 0 }),
+  it('fails on malformed 429s, 5xx, refusals after Retry-After, and a refusal other than 429', () => {
+    expect(
+      verdict(
+        rateLimitFindings(tally({ malformed429: 3, malformedReasons: ['the body is not JSON'] }), plan),
+        'every 429',
+      ),
+    ).toMatchObject({ ok: false, detail: '3 of 120 malformed: the body is not JSON' });
+    expect(rateLimitFindings(tally({ serverErrors: 2 }), plan).failed).toBe(true);
+    expect(
+      verdict(
+        rateLimitFindings(tally({ afterRetryAfter: { honoured: 0, refused: 4 } }), plan),
+        'a request after',
+      )?.ok,
+    ).toBe(false);
+    const fiveHundreds = rateLimitFindings(
+      tally({ limited: 0, serverErrors: 50, refusalStatuses: [500] }),
       plan,
     );
-    expect(verdict(findings, 'the limiter')).toMatchObject({
-      ok: null,
-      detail: expect.stringMatching(/raise RATE_CEILING/),
+    expect(verdict(fiveHundreds, 'a caller over the limit')).toMatchObject({
+      ok: false,
+      detail: 'refused with HTTP 500 instead of 429',
     });
-    expect(verdict(findings, 'every 429')?.ok).toBeNull();
-    expect(verdict(findings, 'a request after')?.ok).toBeNull();
-    expect(findings.figures.find((f) => f.label === '429s begin')?.value).toBe('no 429 up to 24 req/s');
   });
 
-  it('compares with RATE_EXPECTED_LIMIT when given', () => {
-    const withExpected = readRatePlan({ RATE_EXPECTED_LIMIT: '25' });
-    const findings = rateLimitFindings(FOUND, metrics(), withExpected);
-    expect(findings.figures.find((f) => f.label === 'expected limit')?.value).toBe(
-      '25 requests per window (RATE_EXPECTED_LIMIT): observed +20.0 %',
+  it('finds declared and observed disagreeing by more than 20 %', () => {
+    expect(disagreements(limit({ limitPerWindow: 20 }))).toEqual([
+      'declared quota 30, measured 20 (-33.3 %)',
+    ]);
+    expect(disagreements(limit({ windowSeconds: 10 }))).toEqual([
+      'declared window 5 s, measured 10 s (+100.0 %)',
+    ]);
+    expect(disagreements(limit({ limitPerWindow: 26 }))).toEqual([]);
+    expect(rateLimitFindings(limit({ limitPerWindow: 20 }), plan).failed).toBe(true);
+  });
+
+  it('a declared quota far exceeded without a refusal fails (a limiter announced, not enforced)', () => {
+    const result = {
+      ...limit({
+        limited: false,
+        shape: 'unknown',
+        burst: undefined,
+        limitPerWindow: undefined,
+        windowSeconds: undefined,
+        ratePerSecond: undefined,
+      }),
+      tally: { ...WINDOW.tally, accepted: 110, limited: 0 },
+    };
+    const findings = rateLimitFindings(result, plan);
+    expect(findings.failed).toBe(true);
+    expect(verdict(findings, 'a caller over the limit')?.detail).toMatch(
+      /declare a quota of 30, but 110 requests were accepted/,
     );
-    expect(findings.analysis).toMatchObject({ expectedLimit: 25, deviation: 0.2 });
-    expect(limitDeviation(FOUND, undefined)).toBeUndefined();
-    expect(limitDeviation({ ...FOUND, limitPerWindow: 27 }, 30)).toBe(-0.1);
   });
 
-  it('says how the limit was counted', () => {
-    expect(describeLimit(FOUND)).toMatch(/one whole window between two resets$/);
-    expect(describeLimit({ ...FOUND, method: 'reset-aligned' })).toMatch(
-      /window that ended at the first reset$/,
+  it('never met, nothing declared or expected: inconclusive, not passed', () => {
+    const result: ProbeResult = {
+      ...WINDOW,
+      limit: {
+        limited: false,
+        shape: 'unknown',
+        method: 'no refusal after 2000 requests in 1.7 s',
+        declared: NOTHING_DECLARED,
+        missing: ['burst', 'ratePerSecond'],
+      },
+      tally: { ...WINDOW.tally, accepted: 2000, limited: 0, afterRetryAfter: { honoured: 0, refused: 0 } },
+    };
+    const findings = rateLimitFindings(result, plan);
+    expect(findings.failed).toBe(false);
+    expect(findings.inconclusive).toBe('the limiter was never met: no refusal after 2000 requests in 1.7 s');
+    expect(verdict(findings, 'a caller over the limit')?.ok).toBeNull();
+  });
+
+  it('a figure not pinned down within the budget makes the run inconclusive', () => {
+    const findings = rateLimitFindings(
+      limit({ windowSeconds: undefined, missing: ['windowSeconds: not pinned down'] }),
+      plan,
     );
-    expect(describeLimit({ limited: false, method: 'none', maxAcceptedPerSecond: 3 })).toBe('not reached');
+    expect(findings.inconclusive).toBe('not pinned down: windowSeconds: not pinned down');
   });
 
-  it('notes that a limit counted up to the first 429 is an upper bound', () => {
-    const early: LimitEstimate = { ...FOUND, method: 'before-first-429', windowSeconds: undefined };
-    delete early.windowSeconds;
-    expect(describeLimit(early)).toMatch(/window length not measured.*up to the first 429/);
-    expect(rateLimitFindings(early, metrics(), plan).notes[0]).toMatch(/upper bound/);
+  it('compares with RATE_EXPECTED_BURST and RATE_EXPECTED_RATE when given', () => {
+    const expecting = readRatePlan({ RATE_EXPECTED_BURST: '30', RATE_EXPECTED_RATE: '10' });
+    const findings = rateLimitFindings(WINDOW, expecting);
+    expect(verdict(findings, 'the limit is what')).toMatchObject({
+      ok: false,
+      detail: 'ratePerSecond: expected 10, measured 5.94 (-40.6 %)',
+    });
+  });
+});
+
+describe('reading what the headers declare', () => {
+  const read = (headers: Record<string, string>, status = 200) =>
+    declaredFrom(NOTHING_DECLARED, headers, status, 0);
+
+  it('the IETF structured fields (RateLimit-Policy q/w, RateLimit r/t)', () => {
+    expect(
+      read({ 'RateLimit-Policy': '"per-credential";q=20;w=1', RateLimit: '"per-credential";r=19;t=1' }),
+    ).toEqual({
+      quota: 20,
+      windowSeconds: 1,
+      remaining: 19,
+      resetSeconds: 1,
+      sources: ['RateLimit-Policy', 'RateLimit'],
+    });
+  });
+
+  it('the older drafts and X-RateLimit-* (reset as seconds or as a Unix time)', () => {
+    expect(
+      read({ 'RateLimit-Policy': '100;w=60', RateLimit: 'limit=100, remaining=5, reset=30' }),
+    ).toMatchObject({ quota: 100, windowSeconds: 60, remaining: 5, resetSeconds: 30 });
+    expect(
+      read({ 'RateLimit-Limit': '50', 'RateLimit-Remaining': '3', 'RateLimit-Reset': '7' }),
+    ).toMatchObject({ quota: 50, remaining: 3, resetSeconds: 7 });
+    expect(
+      declaredFrom(
+        NOTHING_DECLARED,
+        { 'X-RateLimit-Limit': '60', 'X-RateLimit-Reset': '1700000030' },
+        200,
+        1_700_000_000_000,
+      ),
+    ).toMatchObject({ quota: 60, resetSeconds: 30, sources: ['X-RateLimit-*'] });
+  });
+
+  it('Retry-After only on a 429, the longest kept', () => {
+    let d = read({ 'Retry-After': '3' }, 200);
+    expect(d.retryAfterSeconds).toBeUndefined();
+    d = declaredFrom(d, { 'retry-after': '3' }, 429, 0);
+    d = declaredFrom(d, { 'retry-after': '1' }, 429, 0);
+    expect(d).toEqual({ retryAfterSeconds: 3, sources: ['Retry-After'] });
+  });
+
+  it('ignores what does not parse', () => {
+    expect(read({ 'RateLimit-Policy': 'lots', 'X-RateLimit-Limit': 'many' })).toEqual({ sources: [] });
   });
 });
 

@@ -50,15 +50,16 @@ function data(overrides: { thresholdOk?: boolean; plumbingOk?: boolean } = {}): 
   };
 }
 
-function report(overrides: Parameters<typeof data>[0] = {}) {
+function report(overrides: Parameters<typeof data>[0] & { verdictOk?: boolean; inconclusive?: string } = {}) {
   return buildReport(data(overrides), {
+    ...(overrides.inconclusive ? { inconclusive: overrides.inconclusive } : {}),
     script: 'release',
     target: { name: 'staging', apiBaseUrl: 'https://staging.example.test/api/' },
     finishedAt: new Date('2026-11-23T10:00:00Z'),
     figures: [{ label: 'profile', value: `smoke | 2 users (token for ${SECRET})` }],
     verdicts: [
       { name: 'no 5xx under load', ok: true, detail: '0' },
-      { name: 'every 429 carries Retry-After', ok: false, detail: '3 malformed' },
+      { name: 'every 429 carries Retry-After', ok: overrides.verdictOk ?? false, detail: '3 malformed' },
       { name: 'a request after waiting succeeds', ok: null, detail: 'no 429 seen' },
     ],
     notes: ['a note'],
@@ -81,9 +82,24 @@ describe('buildReport', () => {
     expect(isPlumbing('x{endpoint:pets}')).toBe(false);
   });
 
-  it('passes when every threshold holds, and fails when plumbing does not', () => {
-    expect(report({ thresholdOk: true }).passed).toBe(true);
-    expect(report({ thresholdOk: true, plumbingOk: false }).passed).toBe(false);
+  it('passes when every threshold and verdict holds; fails on plumbing or a failed verdict', () => {
+    expect(report({ thresholdOk: true, verdictOk: true })).toMatchObject({ passed: true, verdict: 'passed' });
+    expect(report({ thresholdOk: true, verdictOk: true, plumbingOk: false }).verdict).toBe('failed');
+    expect(report({ thresholdOk: true, verdictOk: false }).verdict).toBe('failed');
+  });
+
+  it('is inconclusive, never passed, when the run could not put its rule to the test', () => {
+    const r = report({ thresholdOk: true, verdictOk: true, inconclusive: 'no window was put to the test' });
+    expect(r).toMatchObject({
+      passed: false,
+      verdict: 'inconclusive',
+      verdictReason: 'no window was put to the test',
+    });
+    expect(renderMarkdown(r).split('\n')[0]).toBe('# k6 release: INCONCLUSIVE');
+    expect(renderJunit(r)).toContain('<failure message="inconclusive: no window was put to the test"/>');
+    expect(renderText(r, []).split('\n')[1]).toBe('  inconclusive: no window was put to the test');
+    // A failure outweighs inconclusiveness.
+    expect(report({ verdictOk: true, inconclusive: 'x' }).verdict).toBe('failed');
   });
 
   it('formats values for people', () => {
@@ -174,7 +190,9 @@ describe('the Markdown report', () => {
   });
 
   it('says passed when it did', () => {
-    expect(renderMarkdown(report({ thresholdOk: true })).split('\n')[0]).toBe('# k6 release: passed');
+    expect(renderMarkdown(report({ thresholdOk: true, verdictOk: true })).split('\n')[0]).toBe(
+      '# k6 release: passed',
+    );
   });
 });
 

@@ -35,6 +35,16 @@ function cases(report: LoadReport): Case[] {
       name: c.name,
       ...(c.fails ? { failure: `${c.fails} of ${c.passes + c.fails} failed` } : {}),
     })),
+    // A run that proved nothing, or was stopped, must not read as green in CI.
+    ...(report.verdict === 'inconclusive' || report.verdict === 'interrupted'
+      ? [
+          {
+            classname: `${prefix}.run`,
+            name: 'the run put its rule to the test',
+            failure: `${report.verdict}: ${report.verdictReason ?? ''}`,
+          },
+        ]
+      : []),
     ...report.verdicts.map((v) => ({
       classname: `${prefix}.analysis`,
       name: v.name,

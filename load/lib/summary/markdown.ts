@@ -6,12 +6,17 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
+/** passed in lower case; anything else shouts. */
+export function headline(report: Pick<LoadReport, 'verdict'>): string {
+  return report.verdict === 'passed' ? 'passed' : report.verdict.toUpperCase();
+}
+
 const MAIN_STATS = ['count', 'rate', 'min', 'avg', 'med', 'p(95)', 'max', 'value'];
 
 export function renderMarkdown(report: LoadReport): string {
   const lines: string[] = [];
-  const verdict = report.passed ? 'passed' : 'FAILED';
-  lines.push(`# k6 ${report.script}: ${verdict}`, '');
+  lines.push(`# k6 ${report.script}: ${headline(report)}`, '');
+  if (report.verdictReason) lines.push(`**${report.verdict}**: ${cell(report.verdictReason)}`, '');
   lines.push(
     `Target **${cell(report.target.name)}** (${cell(report.target.apiBaseUrl)}), ` +
       `${(report.durationMs / 1000).toFixed(1)} s, finished ${report.finishedAt}.`,

@@ -20,13 +20,23 @@ export interface ThresholdResult {
   ok: boolean;
 }
 
+/**
+ * passed: every threshold and verdict held and the rule was put to the test. failed: one did not.
+ * inconclusive: nothing failed, but the run could not put its rule to the test (exit 3 from the
+ * npm scripts). interrupted: stopped by a signal before the end (exit 130/143), whatever was seen.
+ */
+export type RunVerdict = 'passed' | 'failed' | 'inconclusive' | 'interrupted';
+
 export interface LoadReport {
   tool: string;
   script: string;
   target: { name: string; apiBaseUrl: string };
   finishedAt: string;
   durationMs: number;
-  /** Every threshold held (k6 exits 99 otherwise). */
+  verdict: RunVerdict;
+  /** Why the verdict is inconclusive or interrupted. */
+  verdictReason?: string;
+  /** verdict === 'passed'. */
   passed: boolean;
   thresholds: ThresholdResult[];
   checks: { name: string; passes: number; fails: number }[];
@@ -46,6 +56,16 @@ export interface ReportContext {
   verdicts?: Verdict[];
   notes?: string[];
   analysis?: Record<string, unknown>;
+  /** Set when the run could not put its rule to the test: why. */
+  inconclusive?: string;
+}
+
+/**
+ * Counters named *_inconclusive carry a threshold only so that k6 itself exits non-zero (99) when a
+ * probe proved nothing; their crossing makes the run inconclusive, not failed.
+ */
+export function isConclusivenessMetric(metricName: string): boolean {
+  return /_inconclusive$/.test(metricName);
 }
 
 /**
@@ -75,13 +95,20 @@ export function buildReport(data: K6SummaryData, context: ReportContext): LoadRe
   const plumbingFailed = Object.entries(data.metrics).some(
     ([name, m]) => isPlumbing(name) && Object.values(m.thresholds ?? {}).some((t) => !t.ok),
   );
+  const failed =
+    plumbingFailed ||
+    thresholds.some((t) => !t.ok && !isConclusivenessMetric(t.metric)) ||
+    (context.verdicts ?? []).some((v) => v.ok === false);
+  const verdict: RunVerdict = failed ? 'failed' : context.inconclusive ? 'inconclusive' : 'passed';
   return {
     tool: 'payments-crm-conformance k6 harness',
     script: context.script,
     target: context.target,
     finishedAt: context.finishedAt.toISOString(),
     durationMs: Math.round(data.state?.testRunDurationMs ?? 0),
-    passed: !plumbingFailed && thresholds.every((t) => t.ok),
+    verdict,
+    ...(verdict === 'inconclusive' ? { verdictReason: context.inconclusive } : {}),
+    passed: verdict === 'passed',
     thresholds,
     checks: allChecks(data.root_group).map((c) => ({ name: c.name, passes: c.passes, fails: c.fails })),
     metrics,

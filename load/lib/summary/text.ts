@@ -1,10 +1,12 @@
 // The console summary k6 prints in place of its own (handleSummary replaces it).
+import { headline } from './markdown.ts';
 import { formatValue, type LoadReport } from './report.ts';
 
 export function renderText(report: LoadReport, files: readonly string[]): string {
   const lines = [
-    `k6 ${report.script} against ${report.target.name} (${report.target.apiBaseUrl}): ${report.passed ? 'passed' : 'FAILED'} in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `k6 ${report.script} against ${report.target.name} (${report.target.apiBaseUrl}): ${headline(report)} in ${(report.durationMs / 1000).toFixed(1)} s`,
   ];
+  if (report.verdictReason) lines.push(`  ${report.verdict}: ${report.verdictReason}`);
   for (const f of report.figures) lines.push(`  ${f.label}: ${f.value}`);
   for (const v of report.verdicts) {
     lines.push(`  ${v.ok === null ? '?' : v.ok ? '✓' : '✗'} ${v.name}: ${v.detail}`);

@@ -1,0 +1,438 @@
+// The rate-limit probe as a person would measure a limiter: read the headers, burst until refused
+// (the allowance), wait for the refill with polls whose spacing grows with the wait (about 2 % of
+// the time waited, so every duration is pinned to a few per cent whatever its length), burst again
+// at once. A full allowance back at once is a window: a second refill wait gives its length. A
+// trickle is a token bucket: paced requests count its rate, and a burst after it had time to fill
+// gives its capacity. Pure and synchronous: k6 gives it http.batch and sleep, vitest a simulated
+// limiter on a virtual clock, so the logic is proved without waiting.
+import { errorBodyProblems } from './error-body.ts';
+import {
+  type DeclaredLimit,
+  declaredFrom,
+  type HeaderMap,
+  header,
+  NOTHING_DECLARED,
+} from './rate-headers.ts';
+import { parseRetryAfter } from './retry-after.ts';
+
+export interface ProbeAnswer {
+  status: number;
+  headers: HeaderMap;
+  body: string | null;
+  /** When the request was sent and its answer came back (ms, the probe's clock). */
+  sentAtMs: number;
+  receivedAtMs: number;
+}
+
+export interface ProbeIO {
+  now(): number;
+  sleep(ms: number): void;
+  /** Sends `count` requests at once (in parallel) and returns their answers. */
+  send(count: number): ProbeAnswer[];
+}
+
+export interface ProbeLimits {
+  /** Wall time the probe may take (ms); past it, it stops and says what it could not pin down. */
+  budgetMs: number;
+  /** Requests one burst may send before it concludes no limiter is in reach. */
+  maxBurst: number;
+  /** Requests sent at once during a burst. */
+  batch: number;
+  /** Spacing of the refill polls: a fraction of the time waited so far, within [min, max] ms. */
+  pollFraction: number;
+  minPollMs: number;
+  maxPollMs: number;
+}
+
+export const DEFAULT_LIMITS: ProbeLimits = {
+  budgetMs: 240_000,
+  maxBurst: 20_000,
+  batch: 20,
+  pollFraction: 0.02,
+  minPollMs: 10,
+  maxPollMs: 1000,
+};
+
+export type Shape = 'window' | 'token-bucket' | 'unknown';
+
+export interface LimitMeasurement {
+  /** The limiter refused at least once. */
+  limited: boolean;
+  shape: Shape;
+  /** Requests accepted in a burst from a full allowance. */
+  burst?: number;
+  /** The sustained rate the limiter allows (req/s). */
+  ratePerSecond?: number;
+  /** Windowed limiters: requests per window and the window's length. */
+  limitPerWindow?: number;
+  windowSeconds?: number;
+  /** How the figures were found, in words. */
+  method: string;
+  /** What the headers announce. */
+  declared: DeclaredLimit;
+  /** Figures the probe could not pin down within its budget, with why. */
+  missing: string[];
+}
+
+export interface ProbeTally {
+  accepted: number;
+  limited: number;
+  /** 5xx or no answer (status 0). */
+  serverErrors: number;
+  /** Other statuses (401, 404, ...): the probe cannot measure through them. */
+  other: number;
+  otherStatuses: number[];
+  /** Refusals that are not 429 (5xx where the limiter should say 429). */
+  refusalStatuses: number[];
+  malformed429: number;
+  malformedReasons: string[];
+  retryAfterMin?: number;
+  retryAfterMax?: number;
+  /**
+   * Retry-After kept: `honoured` refusal streaks ended by an accepted request with none refused
+   * after the wait they announced; `refused` requests sent after that wait and refused anyway.
+   */
+  afterRetryAfter: { honoured: number; refused: number };
+}
+
+export interface ProbeResult {
+  limit: LimitMeasurement;
+  tally: ProbeTally;
+  /** Wall time taken (ms). */
+  durationMs: number;
+  /** Why the probe stopped early, when it did. */
+  stoppedBecause?: string;
+}
+
+/** An answer is a refusal when it is neither accepted nor a client error the probe caused. */
+const isAccepted = (s: number) => s >= 200 && s < 400;
+const isRefusal = (s: number) => s === 429 || s >= 500 || s === 0;
+
+interface BurstOutcome {
+  accepted: number;
+  refused: boolean;
+  startMs: number;
+  endMs: number;
+  /** When the first refusal was sent, and the wait it announced. */
+  refusedAtMs?: number;
+  retryAfterSeconds?: number;
+}
+
+class Probe {
+  private readonly startMs: number;
+  readonly tally: ProbeTally = {
+    accepted: 0,
+    limited: 0,
+    serverErrors: 0,
+    other: 0,
+    otherStatuses: [],
+    refusalStatuses: [],
+    malformed429: 0,
+    malformedReasons: [],
+    afterRetryAfter: { honoured: 0, refused: 0 },
+  };
+  declared: DeclaredLimit = NOTHING_DECLARED;
+  /** Earliest moment a request must succeed by the last Retry-After (ms), with slack for the trip. */
+  private retryDueMs: number | undefined;
+  private streakBroken = false;
+  stopped: string | undefined;
+
+  private readonly io: ProbeIO;
+  private readonly limits: ProbeLimits;
+
+  constructor(io: ProbeIO, limits: ProbeLimits) {
+    this.io = io;
+    this.limits = limits;
+    this.startMs = io.now();
+  }
+
+  elapsed(): number {
+    return this.io.now() - this.startMs;
+  }
+
+  left(): number {
+    return this.limits.budgetMs - this.elapsed();
+  }
+
+  private record(answers: ProbeAnswer[]): void {
+    for (const a of answers) {
+      this.declared = declaredFrom(this.declared, a.headers, a.status, a.receivedAtMs);
+      const t = this.tally;
+      const overdue = this.retryDueMs !== undefined && a.sentAtMs >= this.retryDueMs;
+      if (isAccepted(a.status)) {
+        t.accepted++;
+        if (this.retryDueMs !== undefined && !this.streakBroken) t.afterRetryAfter.honoured++;
+        this.retryDueMs = undefined;
+        this.streakBroken = false;
+        continue;
+      }
+      if (overdue && isRefusal(a.status)) {
+        t.afterRetryAfter.refused++;
+        this.streakBroken = true;
+      }
+      if (!isRefusal(a.status)) {
+        t.other++;
+        if (!t.otherStatuses.includes(a.status)) t.otherStatuses.push(a.status);
+        continue;
+      }
+      if (a.status !== 429) {
+        t.serverErrors++;
+        if (!t.refusalStatuses.includes(a.status)) t.refusalStatuses.push(a.status);
+        continue;
+      }
+      t.limited++;
+      const problems = errorBodyProblems(a.body, 429);
+      const wait = parseRetryAfter(header(a.headers, 'retry-after'), a.receivedAtMs);
+      if (wait === undefined) problems.push('no usable Retry-After');
+      if (problems.length) {
+        t.malformed429++;
+        for (const p of problems) if (!t.malformedReasons.includes(p)) t.malformedReasons.push(p);
+      }
+      if (wait !== undefined) {
+        t.retryAfterMin = Math.min(t.retryAfterMin ?? wait, wait);
+        t.retryAfterMax = Math.max(t.retryAfterMax ?? wait, wait);
+        // A request sent once the first wait of a streak is over must succeed; 250 ms covers the
+        // trip. Later refusals of the streak may not push that moment back.
+        this.retryDueMs = Math.min(
+          this.retryDueMs ?? Number.POSITIVE_INFINITY,
+          a.receivedAtMs + wait * 1000 + 250,
+        );
+      }
+    }
+  }
+
+  send(count: number): ProbeAnswer[] {
+    const answers = this.io.send(count);
+    this.record(answers);
+    const other = answers.find((a) => !isAccepted(a.status) && !isRefusal(a.status));
+    if (other && this.stopped === undefined) {
+      this.stopped = `the probed route answered HTTP ${other.status}, which is neither a success nor a refusal by the limiter: check the credentials and RATE_PATH`;
+    }
+    return answers;
+  }
+
+  /** Sends batches until refused (or the burst cap, the budget, a stop). */
+  burst(startAccepted = 0): BurstOutcome {
+    const startMs = this.io.now();
+    let accepted = startAccepted;
+    while (this.stopped === undefined && accepted < this.limits.maxBurst && this.left() > 0) {
+      // Far past a declared quota without a refusal: the declared limiter is not enforced.
+      if (this.declared.quota !== undefined && accepted > this.declared.quota * 3 + this.limits.batch) break;
+      const answers = this.send(this.limits.batch);
+      accepted += answers.filter((a) => isAccepted(a.status)).length;
+      const refusal = answers.find((a) => isRefusal(a.status));
+      if (refusal) {
+        const wait = parseRetryAfter(header(refusal.headers, 'retry-after'), refusal.receivedAtMs);
+        return {
+          accepted,
+          refused: true,
+          startMs,
+          endMs: this.io.now(),
+          refusedAtMs: refusal.sentAtMs,
+          ...(wait !== undefined ? { retryAfterSeconds: wait } : {}),
+        };
+      }
+    }
+    return { accepted, refused: false, startMs, endMs: this.io.now() };
+  }
+
+  /**
+   * Polls one request at a time from `fromMs` until one is accepted. The refill happened between
+   * the last refused poll and the accepted one: the midpoint is returned, with the spacing.
+   */
+  waitForRefill(fromMs: number, deadlineMs: number): { atMs: number; uncertaintyMs: number } | undefined {
+    let lastRefusedMs = fromMs;
+    while (this.stopped === undefined && this.io.now() - this.startMs < deadlineMs) {
+      const waited = this.io.now() - fromMs;
+      const spacing = Math.min(
+        this.limits.maxPollMs,
+        Math.max(this.limits.minPollMs, waited * this.limits.pollFraction),
+      );
+      this.io.sleep(spacing);
+      const [answer] = this.send(1);
+      if (!answer) continue;
+      if (isAccepted(answer.status)) {
+        return {
+          atMs: (lastRefusedMs + answer.sentAtMs) / 2,
+          uncertaintyMs: (answer.sentAtMs - lastRefusedMs) / 2,
+        };
+      }
+      lastRefusedMs = answer.sentAtMs;
+    }
+    return undefined;
+  }
+
+  sleep(ms: number): void {
+    if (ms > 0) this.io.sleep(ms);
+  }
+}
+
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS): ProbeResult {
+  const probe = new Probe(io, limits);
+  const started = io.now();
+  const done = (limit: Omit<LimitMeasurement, 'declared'>): ProbeResult => ({
+    limit: { ...limit, declared: probe.declared },
+    tally: probe.tally,
+    durationMs: io.now() - started,
+    ...(probe.stopped ? { stoppedBecause: probe.stopped } : {}),
+  });
+  const budget = limits.budgetMs;
+  const outOfBudget = (what: string) =>
+    `${what}: not pinned down within the budget of ${Math.round(budget / 1000)} s (raise it with RATE_BUDGET or a larger --profile)`;
+
+  // 1. Burst from whatever allowance there is, until refused.
+  const first = probe.burst();
+  if (!first.refused) {
+    return done({
+      limited: false,
+      shape: 'unknown',
+      method: probe.stopped
+        ? 'stopped before the limiter was met'
+        : `no refusal after ${first.accepted} requests in ${round((first.endMs - first.startMs) / 1000, 1)} s`,
+      missing: ['burst', 'ratePerSecond'],
+    });
+  }
+
+  // 2. Wait for the refill; the accepted poll is the first request of the next burst.
+  const refill1 = probe.waitForRefill(first.refusedAtMs ?? first.endMs, budget);
+  if (!refill1) {
+    return done({
+      limited: true,
+      shape: 'unknown',
+      burst: first.accepted,
+      method: 'one burst; no refill seen',
+      missing: [outOfBudget('the refill (ratePerSecond, windowSeconds)')],
+    });
+  }
+  const second = probe.burst(1);
+  if (!second.refused) {
+    return done({
+      limited: true,
+      shape: 'unknown',
+      burst: first.accepted,
+      method: 'one burst; the second was never refused',
+      missing: [outOfBudget('the second refusal')],
+    });
+  }
+
+  // 3a. Part of the allowance back, more than a token or two: a sliding window giving back the
+  // first burst at the pace it was accepted. Its length is the time from the first burst's start to
+  // the refill (the oldest request left); after a quiet window the allowance is whole: burst again.
+  if (second.accepted < first.accepted * 0.8 && second.accepted >= Math.max(3, first.accepted * 0.2)) {
+    const windowMs = refill1.atMs - first.startMs;
+    if (windowMs * 1.2 + 1000 > probe.left()) {
+      return done({
+        limited: true,
+        shape: 'window',
+        burst: first.accepted,
+        limitPerWindow: first.accepted,
+        windowSeconds: round(windowMs / 1000),
+        ratePerSecond: round(first.accepted / (windowMs / 1000)),
+        method: 'burst, refill in part (a sliding window); window = first burst to first refill',
+        missing: [outOfBudget('a burst after a quiet window (the first burst is shown)')],
+      });
+    }
+    probe.sleep(windowMs * 1.1 + 100);
+    const whole = probe.burst();
+    const windowSeconds = round(windowMs / 1000);
+    return done({
+      limited: true,
+      shape: 'window',
+      burst: whole.accepted,
+      limitPerWindow: whole.accepted,
+      windowSeconds,
+      ratePerSecond: round(whole.accepted / windowSeconds),
+      method: `burst after a quiet window; the allowance came back in part at the pace it was used (a sliding window); window = first burst to first refill (±${round(refill1.uncertaintyMs / 1000)} s)`,
+      missing: whole.refused ? [] : [outOfBudget('the burst after a quiet window (never refused)')],
+    });
+  }
+
+  // 3b. The whole allowance back at once: a fixed window. Its length is the time between two refills.
+  if (second.accepted >= Math.max(2, first.accepted * 0.5)) {
+    const refill2 = probe.waitForRefill(second.refusedAtMs ?? second.endMs, budget);
+    if (!refill2) {
+      return done({
+        limited: true,
+        shape: 'window',
+        burst: second.accepted,
+        limitPerWindow: second.accepted,
+        method: 'burst after a refill (the allowance came back whole: a window)',
+        missing: [outOfBudget('windowSeconds (and so ratePerSecond)')],
+      });
+    }
+    const windowSeconds = round((refill2.atMs - refill1.atMs) / 1000);
+    return done({
+      limited: true,
+      shape: 'window',
+      burst: second.accepted,
+      limitPerWindow: second.accepted,
+      windowSeconds,
+      ratePerSecond: round(second.accepted / windowSeconds),
+      method: `burst after a refill (the allowance came back whole: a window); window = time between two refills (±${round((refill1.uncertaintyMs + refill2.uncertaintyMs) / 1000)} s)`,
+      missing: [],
+    });
+  }
+
+  // 4. A trickle: a token bucket. Count what paced requests get over a while, from empty. The pace
+  // must outrun the refill (most paced requests refused), or it would measure itself: if not, faster.
+  const oneToken = Math.max(limits.minPollMs, refill1.atMs - (first.refusedAtMs ?? first.endMs));
+  let pace = Math.max(limits.minPollMs / 2, oneToken / 4);
+  let paced = 0;
+  let spanMs = 0;
+  for (let attempt = 0; attempt < 3 && probe.stopped === undefined; attempt++) {
+    const rateUntil = io.now() + Math.min(Math.max(3000, oneToken * 25), probe.left() / 3);
+    let refused = 0;
+    let firstAcceptMs: number | undefined;
+    let lastAcceptMs: number | undefined;
+    paced = 0;
+    while (probe.stopped === undefined && io.now() < rateUntil) {
+      probe.sleep(pace);
+      const [answer] = probe.send(1);
+      if (answer && isAccepted(answer.status)) {
+        paced++;
+        firstAcceptMs ??= answer.sentAtMs;
+        lastAcceptMs = answer.sentAtMs;
+      } else refused++;
+    }
+    spanMs = (lastAcceptMs ?? 0) - (firstAcceptMs ?? 0);
+    if (refused >= paced || pace <= 1) break;
+    pace = Math.max(1, pace / 4);
+  }
+  if (paced < 3 || spanMs <= 0) {
+    return done({
+      limited: true,
+      shape: 'token-bucket',
+      burst: first.accepted,
+      method: 'burst; the refill came back as a trickle (a token bucket)',
+      missing: [outOfBudget(`ratePerSecond (${paced} paced requests accepted)`)],
+    });
+  }
+  const ratePerSecond = ((paced - 1) / spanMs) * 1000;
+
+  // 5. Let it fill (the first burst bounds the capacity from above), then burst from full.
+  const fillMs = (first.accepted / ratePerSecond) * 1000 * 1.2 + 200;
+  if (fillMs > probe.left() - 2000) {
+    return done({
+      limited: true,
+      shape: 'token-bucket',
+      burst: first.accepted,
+      ratePerSecond: round(ratePerSecond),
+      method: 'burst, then paced requests counting the refill (a token bucket)',
+      missing: [outOfBudget('burst from a full bucket (the first burst is shown, an upper bound)')],
+    });
+  }
+  probe.sleep(fillMs);
+  const full = probe.burst();
+  // Tokens that arrived during the burst are not the capacity.
+  const burst = Math.max(1, Math.round(full.accepted - (ratePerSecond * (full.endMs - full.startMs)) / 1000));
+  return done({
+    limited: true,
+    shape: 'token-bucket',
+    burst,
+    ratePerSecond: round(ratePerSecond),
+    method: `burst from a full bucket (after ${round(fillMs / 1000, 1)} s idle); rate from ${paced} paced requests accepted over ${round(spanMs / 1000, 1)} s (a token bucket)`,
+    missing: full.refused ? [] : [outOfBudget('burst from a full bucket (never refused)')],
+  });
+}

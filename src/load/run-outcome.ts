@@ -1,0 +1,77 @@
+// After k6 has ended: what its reports say, and the mark of an interrupted run. k6 writes its
+// summary on the first SIGINT/SIGTERM too (exit 105) but cannot know it was stopped, so the CLI
+// re-renders the three report files with the verdict "interrupted"; when k6 was stopped before it
+// wrote anything, a report saying so is written instead, so an interrupted run is never read as
+// passed nor as a broken file. Every file is written beside its place and renamed into it.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renderJunit } from '../../load/lib/summary/junit.ts';
+import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
+import { reportPaths } from '../../load/lib/summary/outputs.ts';
+import type { LoadReport, RunVerdict } from '../../load/lib/summary/report.ts';
+
+/** Writes through a temporary file in the same folder, so a reader never sees half a file. */
+export function writeAtomically(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+
+/** The JSON report k6 wrote, or undefined when there is none (or it does not parse). */
+export function readReport(reportDir: string, script: string): LoadReport | undefined {
+  const { json } = reportPaths(reportDir, script);
+  if (!existsSync(json)) return undefined;
+  try {
+    const report = JSON.parse(readFileSync(json, 'utf8')) as LoadReport;
+    return typeof report === 'object' && report !== null && typeof report.script === 'string'
+      ? report
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The verdict of a finished run: its report's, or what k6's exit code implies for older reports. */
+export function reportVerdict(report: LoadReport | undefined): RunVerdict | undefined {
+  if (!report) return undefined;
+  return report.verdict ?? (report.passed ? 'passed' : 'failed');
+}
+
+export interface Interruption {
+  /** The signal the run was stopped with, when known. */
+  signal?: NodeJS.Signals;
+  startedAt: Date;
+}
+
+/** Marks the script's reports interrupted (writing a bare one when k6 left none); returns it. */
+export function markInterrupted(
+  reportDir: string,
+  script: string,
+  target: LoadReport['target'],
+  interruption: Interruption,
+): LoadReport {
+  const found = readReport(reportDir, script);
+  const reason = `stopped by ${interruption.signal ?? 'a signal'} before the end: the figures cover only the part that ran`;
+  const report: LoadReport = found
+    ? { ...found, verdict: 'interrupted', verdictReason: reason, passed: false }
+    : {
+        tool: 'payments-crm-conformance k6 harness',
+        script,
+        target,
+        finishedAt: new Date().toISOString(),
+        durationMs: Date.now() - interruption.startedAt.getTime(),
+        verdict: 'interrupted',
+        verdictReason: `${reason}; k6 ended before writing its summary`,
+        passed: false,
+        thresholds: [],
+        checks: [],
+        metrics: {},
+        figures: [],
+        verdicts: [],
+        notes: [],
+      };
+  const paths = reportPaths(reportDir, script);
+  writeAtomically(paths.json, `${JSON.stringify(report, null, 2)}\n`);
+  writeAtomically(paths.markdown, renderMarkdown(report));
+  writeAtomically(paths.junit, renderJunit(report));
+  return report;
+}

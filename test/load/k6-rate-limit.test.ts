@@ -1,0 +1,146 @@
+// The rate-limit probe in real k6 against the reference server's limiter shapes: each figure within
+// 20 % of the truth, and a failed run for each limiter fault (429 without the error body, 500
+// instead of 429, a limiter announced but not enforced); without any limiter and nothing declared,
+// inconclusive (never passed). Short windows keep the whole file near 25 s of wall time.
+// Skipped only on a machine with neither k6 nor Go.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReferenceServerOptions } from '../../src/reference/index.ts';
+import { junitFailures, k6, MISSING_K6, noK6, removeReportDirs, reports, runK6, verdict } from './k6-run.ts';
+
+afterAll(removeReportDirs);
+
+interface Limit {
+  burst?: number;
+  ratePerSecond?: number;
+  limitPerWindow?: number;
+  windowSeconds?: number;
+  method: string;
+  shape: string;
+  declared: { quota?: number; windowSeconds?: number; sources: string[] };
+}
+
+function within(measured: number | undefined, truth: number, label: string): void {
+  expect(measured, label).toBeDefined();
+  const off = Math.abs((measured as number) - truth) / truth;
+  expect(off, `${label}: measured ${measured}, truth ${truth}`).toBeLessThanOrEqual(0.2);
+}
+
+async function probe(server: ReferenceServerOptions) {
+  const run = await runK6('rate-limit', server, { LOAD_PROFILE: 'smoke' });
+  const { json, junit } = reports(run, 'rate-limit');
+  const limit = (json.analysis as { limit: Limit }).limit;
+  return { run, json, junit, limit };
+}
+
+const say = (shape: string, truth: string, limit: Limit, wallMs: number) =>
+  process.stdout.write(
+    `k6 rate-limit, ${shape}: truth ${truth}; measured burst ${limit.burst}, ${limit.ratePerSecond} req/s${limit.windowSeconds ? `, ${limit.limitPerWindow} per ${limit.windowSeconds} s` : ''} in ${(wallMs / 1000).toFixed(1)} s\n`,
+  );
+
+describe.skipIf(noK6)(
+  'the rate-limit probe in real k6 (skipped only where neither k6 nor Go is installed)',
+  { timeout: 120_000 },
+  () => {
+    beforeAll(() => {
+      if (!k6) throw new Error(MISSING_K6);
+    });
+
+    describe.concurrent('measures every limiter shape within 20 %', () => {
+      it('a 1 s fixed window of 20, RateLimit headers on: declared and observed agree', async () => {
+        const { run, json, limit } = await probe({
+          rateLimit: { limit: 20, windowSeconds: 1 },
+          rateLimitHeaders: true,
+        });
+        say('fixed 1 s', '20 per 1 s', limit, run.wallMs);
+        expect(run.code, run.output).toBe(0);
+        expect(limit.shape).toBe('window');
+        within(limit.burst, 20, 'burst');
+        within(limit.limitPerWindow, 20, 'limitPerWindow');
+        within(limit.windowSeconds, 1, 'windowSeconds');
+        within(limit.ratePerSecond, 20, 'ratePerSecond');
+        expect(limit.declared).toMatchObject({ quota: 20, windowSeconds: 1 });
+        expect(verdict(json, 'what the headers declare')?.ok).toBe(true);
+        expect(verdict(json, 'every 429')?.ok).toBe(true);
+        expect(verdict(json, 'a request after waiting')?.ok).toBe(true);
+      });
+
+      it('a 10 s fixed window of 50 without any header but Retry-After', async () => {
+        const { run, limit } = await probe({ rateLimit: { limit: 50, windowSeconds: 10 } });
+        say('fixed 10 s, no headers', '50 per 10 s', limit, run.wallMs);
+        expect(run.code, run.output).toBe(0);
+        expect(limit.declared.quota).toBeUndefined();
+        within(limit.limitPerWindow, 50, 'limitPerWindow');
+        within(limit.windowSeconds, 10, 'windowSeconds');
+        within(limit.ratePerSecond, 5, 'ratePerSecond');
+      });
+
+      it('a token bucket of 30, refilled at 10 per second', async () => {
+        const { run, limit } = await probe({
+          rateLimit: { limit: 30, windowSeconds: 1, shape: 'token-bucket', refillPerSecond: 10 },
+        });
+        say('token bucket', 'capacity 30, 10/s', limit, run.wallMs);
+        expect(run.code, run.output).toBe(0);
+        expect(limit.shape).toBe('token-bucket');
+        within(limit.burst, 30, 'burst');
+        within(limit.ratePerSecond, 10, 'ratePerSecond');
+      });
+
+      it('a sliding window of 24 per 3 s', async () => {
+        const { run, limit } = await probe({
+          rateLimit: { limit: 24, windowSeconds: 3, shape: 'sliding-window' },
+        });
+        say('sliding 3 s', '24 per 3 s', limit, run.wallMs);
+        expect(run.code, run.output).toBe(0);
+        within(limit.burst, 24, 'burst');
+        within(limit.ratePerSecond, 8, 'ratePerSecond');
+      });
+    });
+
+    describe.concurrent('fails on the limiter faults', () => {
+      it('rate-limit-no-body: 429 without the error body', async () => {
+        const { run, json, junit } = await probe({
+          rateLimit: { limit: 10, windowSeconds: 1 },
+          faults: ['rate-limit-no-body'],
+        });
+        expect(run.code).toBe(99);
+        expect(json.verdict).toBe('failed');
+        expect(verdict(json, 'every 429')).toMatchObject({ ok: false });
+        expect(junitFailures(junit)).toContain('rate_limit_malformed_429: count==0');
+      });
+
+      it('rate-limit-500: 500 instead of 429', async () => {
+        const { run, json } = await probe({
+          rateLimit: { limit: 10, windowSeconds: 1 },
+          faults: ['rate-limit-500'],
+        });
+        expect(run.code).toBe(99);
+        expect(verdict(json, 'a caller over the limit')).toMatchObject({
+          ok: false,
+          detail: 'refused with HTTP 500 instead of 429',
+        });
+        expect(verdict(json, 'no 5xx')?.ok).toBe(false);
+      });
+
+      it('rate-limit-missing: a limiter announced by its headers but never enforced', async () => {
+        const { run, json } = await probe({
+          rateLimit: { limit: 10, windowSeconds: 1 },
+          rateLimitHeaders: true,
+          faults: ['rate-limit-missing'],
+        });
+        expect(run.code).toBe(99);
+        expect(json.verdict).toBe('failed');
+        expect(verdict(json, 'a caller over the limit')?.detail).toMatch(
+          /declare a quota of 10, but \d+ requests were accepted/,
+        );
+      });
+
+      it('no limiter and nothing declared: inconclusive (k6 exit 99), never passed', async () => {
+        const { run, json, junit } = await probe({ rateLimit: null });
+        expect(run.code).toBe(99);
+        expect(json).toMatchObject({ verdict: 'inconclusive', passed: false });
+        expect(json.verdictReason).toMatch(/^the limiter was never met: no refusal after 2000 requests/);
+        expect(junitFailures(junit)).toContain('the run put its rule to the test');
+      });
+    });
+  },
+);
