@@ -49,8 +49,12 @@ function parameterMutations(param: RequestSchemas['parameters'][number]): Mutati
     const { min, max } = integerBounds(schema);
     if (min !== undefined) out.push(set('below-minimum', `is below its minimum ${min}`, String(min - 1)));
     if (min === undefined || min >= 0) out.push(set('negative', 'is negative (-1)', '-1'));
-    if (max !== undefined) out.push(set('above-maximum', `is above its maximum ${max}`, String(max + 1)));
-    out.push(set('overflow', 'does not fit 64 bits', '99999999999999999999'));
+    if (max !== undefined) {
+      out.push(
+        set('above-maximum', `is above its maximum ${max}`, String(max + 1)),
+        set('overflow', 'is far above its maximum (does not fit 64 bits)', '99999999999999999999'),
+      );
+    }
   }
   if (Array.isArray(schema.enum)) out.push(set('outside-enum', 'is outside its enum', 'not-in-the-enum'));
   return out;

@@ -27,6 +27,12 @@ function listLimit(ctx: RequestContext): number {
   const byDefault = faults.has('pets-default-limit-10') ? 10 : DEFAULT_LIMIT;
   if (raw === undefined || faults.has('pets-limit-ignored')) return byDefault;
   if (faults.has('pets-negative-limit-accepted') && /^-\d+$/.test(raw)) return byDefault;
+  // The other-choices server takes the conformant choices the spec leaves open: limit=0 gives no
+  // pets, a limit above 100 is clamped to 100 (this one refuses both).
+  if (ctx.state.options.extraFields && /^\d{1,16}$/.test(raw)) {
+    const wanted = Number(raw);
+    return faults.has('pets-limit-over-100') ? wanted : Math.min(wanted, MAX_LIMIT);
+  }
   const limit = positiveInteger('limit', raw);
   if (limit > MAX_LIMIT && !faults.has('pets-limit-over-100')) {
     throw badRequest(`limit must be at most ${MAX_LIMIT}, got ${limit}`);

@@ -1,0 +1,146 @@
+// The generated checks against real reference servers: each new fault is caught with its rule and
+// its shrunk request as curl; conformant servers that choose differently where the spec is silent
+// pass; a replay with the same seed gives the very same failure.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings, resolveTarget, type TargetConfig } from '../../src/config/index.ts';
+import { mutationsOf } from '../../src/generate/mutations.ts';
+import { type GeneratedRun, runGenerated } from '../../src/generate/run.ts';
+import { requestSchemas } from '../../src/generate/schema.ts';
+import {
+  type ReferenceServerOptions,
+  type RunningReferenceServer,
+  startReferenceServer,
+} from '../../src/reference/index.ts';
+
+const servers: RunningReferenceServer[] = [];
+
+async function target(
+  options: ReferenceServerOptions,
+): Promise<{ config: TargetConfig; server: RunningReferenceServer }> {
+  const loaded = loadSettings({ CONFORMANCE_TARGET: 'local' }, { envFile: false });
+  if (!loaded.ok) throw new Error('local settings');
+  const server = await startReferenceServer(options);
+  servers.push(server);
+  return { config: resolveTarget(loaded.settings, server), server };
+}
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+const everyMutation = (operationId: string, runs = 2) =>
+  Object.fromEntries(mutationsOf(requestSchemas(operationId)).map((m) => [m.id, runs]));
+
+function generated(
+  config: TargetConfig,
+  operationId: string,
+  kind: 'valid' | 'invalid',
+  seed = 7,
+): Promise<GeneratedRun> {
+  return runGenerated({
+    kind,
+    operationId,
+    config,
+    seed,
+    runs: kind === 'valid' ? 25 : everyMutation(operationId),
+  });
+}
+
+const OPERATIONS = [
+  'createToken',
+  'listCustomers',
+  'getCurrentUser',
+  'listFeatureFlags',
+  'listPets',
+  'createPets',
+  'showPetById',
+];
+
+describe('each new fault is caught, with its rule', () => {
+  it.each([
+    ['page-zero-500', 'listCustomers', 'invalid', 'GNR-01', /page=0 answered 500/],
+    ['page-not-integer-500', 'listCustomers', 'invalid', 'GNR-01', /page=abc answered 500/],
+    ['malformed-json-500', 'createPets', 'invalid', 'GNR-01', /not valid JSON.*answered 500/],
+    ['malformed-json-500', 'createToken', 'invalid', 'GNR-01', /answered 500/],
+    ['pet-tag-refused', 'createPets', 'valid', 'GNR-02', /"tag":.*answered 400/],
+    [
+      'token-wrong-type-accepted',
+      'createToken',
+      'invalid',
+      'GNR-03',
+      /client_id sent as array.*accepted with 200/,
+    ],
+    ['pets-negative-limit-accepted', 'listPets', 'invalid', 'GNR-03', /limit=-1 accepted with 200/],
+    ['nameless-pet-stored', 'createPets', 'invalid', 'GNR-03', /name left out.*accepted with 201/],
+    [
+      'pet-status-outside-enum-stored',
+      'createPets',
+      'invalid',
+      'GNR-03',
+      /"status":"adopted".*accepted with 201/,
+    ],
+    ['pet-tag-dropped', 'createPets', 'valid', 'GNR-04', /read back with tag missing/],
+  ] as const)('%s: %s %s requests fail %s', async (fault, operationId, kind, rule, message) => {
+    const { config } = await target({ faults: [fault] });
+    const run = await generated(config, operationId, kind);
+    expect(run.failure?.rule).toBe(rule);
+    expect(run.failure?.message).toMatch(message);
+    expect(run.failure?.message).toMatch(/reproduce: curl -sS -i -X /);
+    expect(run.failure?.message).toContain('replay: CONFORMANCE_SEED=7');
+    expect(run.failure?.message).not.toContain(config.credentials.clientSecret);
+    expect(run.failure?.message).not.toContain(config.credentials.apiKeySecret);
+    // The shrunk request is among the evidence.
+    expect(run.exchanges.length).toBeGreaterThan(0);
+  });
+
+  it('a shrunk failure is the smallest: the tag is kept, optional fields that do not matter are not', async () => {
+    const { config } = await target({ faults: ['pet-tag-refused'] });
+    const run = await generated(config, 'createPets', 'valid', 11);
+    expect(run.failure?.message).toMatch(/POST \/pets \{"id":\d+,"name":"Leo","tag":"[a-z]+"\} a valid/);
+  });
+});
+
+describe('conformant servers pass, whatever they chose where the spec is silent', () => {
+  const CONFIGURATIONS: [string, ReferenceServerOptions][] = [
+    ['defaults', {}],
+    ['other choices (extra fields, limit clamped, 73 customers)', { extraFields: true, customers: 73 }],
+    ['one page, SESSION_EXPIRED 403', { customers: 12, sessionExpiredStatus: 403 }],
+    ['no customers', { customers: 0 }],
+  ];
+  it.each(CONFIGURATIONS)('%s', async (_name, options) => {
+    const { config } = await target(options);
+    for (const operationId of OPERATIONS) {
+      for (const kind of ['valid', 'invalid'] as const) {
+        if (kind === 'invalid' && mutationsOf(requestSchemas(operationId)).length === 0) continue;
+        const run = await generated(config, operationId, kind, 3);
+        expect(run.failure?.message, `${operationId} ${kind}`).toBeUndefined();
+        expect(run.passed, `${operationId} ${kind}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('a disabled feature proves nothing: inconclusive, not passed', async () => {
+    const { config, server } = await target({});
+    server.control.setFeature('customers', false);
+    const run = await generated(config, 'listCustomers', 'invalid');
+    expect(run.unavailable ?? '').toMatch(/total_pages could not be learned/);
+    expect(run.passed).toBe(0);
+  });
+});
+
+describe('replay', () => {
+  let config: TargetConfig;
+  let server: RunningReferenceServer;
+  beforeAll(async () => {
+    ({ config, server } = await target({ faults: ['pet-status-outside-enum-stored'] }));
+  });
+
+  it('the same seed against the same server reproduces the failure exactly', async () => {
+    const first = await generated(config, 'createPets', 'invalid', 20261124);
+    server.control.reset();
+    const second = await generated(config, 'createPets', 'invalid', 20261124);
+    expect(first.failure).toBeDefined();
+    expect(second.failure).toEqual(first.failure);
+    expect(second.requests).toBe(first.requests);
+  });
+});
