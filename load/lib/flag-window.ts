@@ -266,7 +266,7 @@ export function judgeRenewal(
     const earlier = runs[i];
     const later = runs.slice(i + 1).find((r) => r.state !== earlier?.state);
     if (!earlier || !later) continue;
-    const before = earlier.reflecting.at(-1);
+    const before = earlier.reflecting[earlier.reflecting.length - 1];
     const after = later.reflecting[0];
     if (!before || !after) continue;
     const story =
