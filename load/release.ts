@@ -1,10 +1,12 @@
 // The pre-release load profile: virtual users each with their own bearer token (renewed on
 // SESSION_EXPIRED), reading customer pages, their profile, and their feature flags (kept 60 s,
 // as the spec advises), plus the pet list on staging and local only. LOAD_PROFILE picks smoke,
-// load, stress or soak; thresholds hold p95 latency and the error rate, overall and per endpoint.
+// load, stress or soak; thresholds hold p95 latency and the error rate users saw, overall and per
+// endpoint. A SESSION_EXPIRED answer that starts a renewal is the spec's expected behaviour: it is
+// counted in release_session_expired, and the user's outcome is the repeated request's answer.
 //   k6 run load/release.ts   (or npm run load:release; variables in docs/load.md)
 import { check, sleep } from 'k6';
-import { Counter } from 'k6/metrics';
+import { Counter, Rate } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import {
   apiUrl,
@@ -17,7 +19,7 @@ import {
 import { inInit } from './lib/init.ts';
 import { bearerHeaders, bodyText, get, issueToken, type Response } from './lib/k6/http.ts';
 import { pageCount } from './lib/pages.ts';
-import { readReleasePlan, releaseThresholds } from './lib/release-plan.ts';
+import { readReleasePlan, releaseThresholds, USER_ERRORS } from './lib/release-plan.ts';
 import { parseRetryAfter } from './lib/retry-after.ts';
 import { VuSession } from './lib/session.ts';
 import type { K6SummaryData } from './lib/summary/k6-data.ts';
@@ -31,6 +33,10 @@ const { config, plan } = inInit(() => {
 });
 
 const renewals = new Counter('release_token_renewals');
+/** Answers that asked for a new token (SESSION_EXPIRED): expected, not failures. */
+const sessionExpired = new Counter('release_session_expired');
+/** What a user saw fail after renewing: the error thresholds judge this. */
+const userErrors = new Rate(USER_ERRORS);
 const rateLimited = new Counter('release_rate_limited');
 
 export const options: Options = {
@@ -54,7 +60,11 @@ function call(url: string, endpoint: string, name: string): Response {
   const { response, renewed } = session.send((token) =>
     get(config, url, bearerHeaders(token), { name, endpoint }),
   );
-  if (renewed) renewals.add(1);
+  if (renewed) {
+    renewals.add(1);
+    sessionExpired.add(1, { endpoint });
+  }
+  userErrors.add(response.status < 200 || response.status >= 300, { endpoint });
   if (response.status === 429) {
     rateLimited.add(1, { endpoint });
     sleep(Math.min(30, parseRetryAfter(response.headers['Retry-After'], Date.now()) ?? 1));
@@ -84,7 +94,7 @@ export function visit(): void {
       {},
       { name: 'GET /pets', endpoint: 'pets' },
     );
-    check(pets, { 'pets 200': (r) => r.status === 200 });
+    userErrors.add(!check(pets, { 'pets 200': (r) => r.status === 200 }), { endpoint: 'pets' });
   }
 
   sleep(plan.thinkSeconds * (0.5 + Math.random()));
@@ -101,12 +111,22 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
         label: 'profile',
         value: `${plan.profile}: ${plan.vus} users at the peak for ${plan.holdSeconds} s (${plan.scenario.executor})`,
       },
-      { label: 'thresholds', value: `p(95) < ${plan.p95Ms} ms, errors < ${plan.maxErrorRate * 100} %` },
+      {
+        label: 'thresholds',
+        value: `p(95) < ${plan.p95Ms} ms, errors users saw (after renewals) < ${plan.maxErrorRate * 100} %`,
+      },
       {
         label: 'pets',
         value: plan.pets ? 'listed' : 'not listed (production, no PETSTORE_BASE_URL or RELEASE_PETS=off)',
       },
-      { label: 'token renewals', value: String(count('release_token_renewals')) },
+      {
+        label: 'token renewals',
+        value: `${count('release_token_renewals')} (each after a SESSION_EXPIRED answer, counted apart: ${count('release_session_expired')})`,
+      },
+      {
+        label: 'errors users saw',
+        value: `${data.metrics[USER_ERRORS]?.values.passes ?? 0} of ${(data.metrics[USER_ERRORS]?.values.passes ?? 0) + (data.metrics[USER_ERRORS]?.values.fails ?? 0)} requests, after renewals`,
+      },
       { label: '429 answers', value: String(count('release_rate_limited')) },
     ],
   });

@@ -168,13 +168,13 @@ describe('the release profiles', () => {
     );
     expect(thresholds).toEqual({
       http_req_duration: ['p(95)<500'],
-      http_req_failed: ['rate<0.01'],
+      release_errors: ['rate<0.01'],
       'http_req_duration{endpoint:customers}': ['p(95)<500'],
-      'http_req_failed{endpoint:customers}': ['rate<0.01'],
+      'release_errors{endpoint:customers}': ['rate<0.01'],
       'http_req_duration{endpoint:user-me}': ['p(95)<500'],
-      'http_req_failed{endpoint:user-me}': ['rate<0.01'],
+      'release_errors{endpoint:user-me}': ['rate<0.01'],
       'http_req_duration{endpoint:feature-flags}': ['p(95)<500'],
-      'http_req_failed{endpoint:feature-flags}': ['rate<0.01'],
+      'release_errors{endpoint:feature-flags}': ['rate<0.01'],
     });
   });
 
