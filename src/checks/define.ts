@@ -88,24 +88,26 @@ const verbose = () => /^(1|true|yes|on)$/i.test(process.env.CONFORMANCE_VERBOSE 
  * A check failure says what the target did, in plain words; its stack frames point into the
  * suite's own code and tell a user nothing, so they go unless verbose.
  */
-function plainFailure(error: unknown): void {
+export function plainFailure(error: unknown): void {
   if (!(error instanceof Error)) return;
   error.message = plainExpectation(error.message);
   if (!verbose()) error.stack = `${error.name}: ${error.message}`;
 }
 
-/** The exchange a failure was about: the response its expectation named, else the last one. */
+/**
+ * The exchange a failure was about: the response its expectation named, or the only exchange.
+ * Otherwise it is not known (a check that compares several pages), and nothing is marked.
+ */
 function failedExchangeOf(
   exchanges: readonly RecordedExchange[],
   about: ApiResponse | undefined,
 ): number | undefined {
-  if (!exchanges.length) return undefined;
   if (about) {
     for (let i = exchanges.length - 1; i >= 0; i--) {
       if (exchanges[i]?.url === about.url && exchanges[i]?.status === about.status) return i;
     }
   }
-  return exchanges.length - 1;
+  return exchanges.length === 1 ? 0 : undefined;
 }
 
 /** The vitest name carries the rule ids, so `--rule PAG-12` can select checks by name. */

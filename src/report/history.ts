@@ -2,7 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import type { CheckStatus, ConformanceResults, ExitCode, History, StatusChange } from './types.ts';
 
-type Previous = Pick<ConformanceResults, 'startedAt' | 'exitCode' | 'checks'>;
+type Previous = Pick<ConformanceResults, 'startedAt' | 'exitCode' | 'checks'> & {
+  target?: ConformanceResults['target'];
+};
 
 /** The previous run, none (no file: a first run), or why the file there cannot serve as history. */
 export type PreviousRun =
@@ -33,7 +35,33 @@ export async function readPrevious(path: string): Promise<PreviousRun> {
     (c) => c && typeof c.id === 'string' && ['passed', 'failed', 'skipped'].includes(c.status),
   );
   const exitCode = EXIT_CODES.find((code) => code === data.exitCode) ?? 2;
-  return { previous: { startedAt: data.startedAt, exitCode: exitCode as ExitCode, checks } };
+  const target = data.target;
+  const known = target && typeof target.apiBaseUrl === 'string' && typeof target.petstoreBaseUrl === 'string';
+  return {
+    previous: {
+      startedAt: data.startedAt,
+      exitCode: exitCode as ExitCode,
+      checks,
+      ...(known ? { target } : {}),
+    },
+  };
+}
+
+/**
+ * Why the previous run cannot be compared with this one, or undefined when it can: only a run
+ * against the same target (both base addresses) says what changed; a local run between two
+ * staging runs would otherwise fill the history with differences of the servers, not of time.
+ */
+export function notComparable(
+  previous: Previous,
+  current: Pick<ConformanceResults, 'target'>,
+): string | undefined {
+  const before = previous.target;
+  if (!before) return 'name no target';
+  const same =
+    before.apiBaseUrl === current.target.apiBaseUrl &&
+    before.petstoreBaseUrl === current.target.petstoreBaseUrl;
+  return same ? undefined : `are of another target (${before.apiBaseUrl})`;
 }
 
 // Newly failing first, then newly passing (fixed), then the rest.

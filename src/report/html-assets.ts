@@ -8,7 +8,7 @@ export const STYLE = `
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #1f2328; }
 header { padding: 16px 24px; color: #fff; }
-header.exit-0 { background: var(--pass); } header.exit-1 { background: var(--fail); } header.exit-2 { background: var(--unc); }
+header.exit-0 { background: var(--pass); } header.exit-1 { background: var(--fail); } header.exit-2, header.exit-130, header.exit-143 { background: var(--unc); }
 header h1 { margin: 0 0 4px; font-size: 22px; }
 header p { margin: 0; opacity: .95; word-break: break-all; }
 main { padding: 8px 24px 48px; max-width: 1400px; }
@@ -49,6 +49,8 @@ details.check.failed { border-left: 4px solid var(--fail); }
 .reason { white-space: pre-wrap; word-break: break-word; background: #ffebe9; padding: 6px 10px; border-radius: 4px; margin: 0 0 8px; }
 .check.skipped .reason { background: var(--bg2); }
 .exchange { border: 1px solid var(--line); border-radius: 4px; margin: 8px 0; }
+.exchange.failing { border: 2px solid var(--fail); }
+pre.reproduce { white-space: pre-wrap; word-break: break-all; }
 .exchange h4 { margin: 0; padding: 4px 8px; background: var(--bg2); font: 600 12.5px ui-monospace, Menlo, monospace; word-break: break-all; }
 .exchange .cols { display: grid; grid-template-columns: 1fr 1fr; }
 .exchange .cols > div { padding: 6px 8px; min-width: 0; }

@@ -78,14 +78,15 @@ function checkHtml(c: CheckResult): string {
   const failed = c.status === 'failed';
   const cap = failed ? BODY_CAP.failed : BODY_CAP.other;
   const limit = failed ? EXCHANGES_SHOWN.failed : EXCHANGES_SHOWN.other;
-  const failing = failed ? failingExchange(c) : undefined;
+  const found = failed ? failingExchange(c) : undefined;
+  const failing = found?.known ? found : undefined;
   // The failing exchange is always shown, first, whatever the display limit.
   const order = c.exchanges.map((x, i) => ({ x, i }));
   if (failing) order.unshift(...order.splice(failing.index, 1));
   const shown = order.slice(0, limit);
   const more = c.exchanges.length - shown.length;
-  const reproduce = failing
-    ? `<p><strong>reproduce with</strong> <span class="muted">(export the variables it names first)</span></p><pre class="reproduce">${e(curlOf(failing.exchange))}</pre>`
+  const reproduce = found
+    ? `<p><strong>${found.known ? 'reproduce the failing exchange with' : "reproduce the check's first request with"}</strong> <span class="muted">(export the variables it names first)</span></p><pre class="reproduce">${e(curlOf(found.exchange))}</pre>`
     : '';
   const rules = c.rules.map((r) => `<a href="#${e(ruleAnchor(r))}">${e(r)}</a>`).join(', ');
   return `<details class="check ${e(c.status)}" id="${e(checkAnchor(c.id))}" data-kind="check" data-area="${e(c.area)}" data-status="${e(c.status)}">

@@ -5,7 +5,7 @@
 // property shows in no CI interface; a failure is what every CI displays, and its type says it
 // does not fail the run (the exit code, not the JUnit file, decides the job).
 // Run problems (a suite that could not load, an unreachable target) are <error> test cases.
-import { curlOf, failingExchange } from './reproduce.ts';
+import { curlOf, failingExchange, failingExchangeText } from './reproduce.ts';
 import type { CheckResult, ConformanceResults } from './types.ts';
 
 export const JUNIT_SUITE_NAME = 'payments-crm conformance';
@@ -32,14 +32,7 @@ export function caseName(check: Pick<CheckResult, 'id' | 'title' | 'rules'>): st
 function failureBody(c: CheckResult): string {
   const lines = [c.reason ?? 'failed'];
   const failing = failingExchange(c);
-  if (failing) {
-    const x = failing.exchange;
-    lines.push(
-      '',
-      `exchange #${failing.index + 1} of ${c.exchanges.length}: ${x.method} ${x.url} -> ${x.status ?? 'no response'}`,
-      `reproduce with: ${curlOf(x)}`,
-    );
-  }
+  if (failing) lines.push('', failingExchangeText(c, failing), `reproduce with: ${curlOf(failing.exchange)}`);
   return lines.join('\n');
 }
 

@@ -9,13 +9,33 @@ import type { CheckResult } from './types.ts';
 const DROPPED = new Set(['content-length', 'host', 'connection', 'accept-encoding', 'user-agent']);
 const MARK = '\u0000';
 
-/** The exchange the failure was about (marked by the check), else the last one. */
-export function failingExchange(
-  check: CheckResult,
-): { index: number; exchange: RecordedExchange } | undefined {
-  const index = check.failedExchange ?? check.exchanges.length - 1;
-  const exchange = check.exchanges[index];
-  return exchange ? { index, exchange } : undefined;
+export interface FailingExchange {
+  index: number;
+  exchange: RecordedExchange;
+  /** False when the check did not say which exchange failed: then this is its first request. */
+  known: boolean;
+}
+
+/** The exchange the failure was about (marked by the check), else the check's first request. */
+export function failingExchange(check: CheckResult): FailingExchange | undefined {
+  const marked = check.failedExchange === undefined ? undefined : check.exchanges[check.failedExchange];
+  if (marked && check.failedExchange !== undefined)
+    return { index: check.failedExchange, exchange: marked, known: true };
+  const first = check.exchanges[0];
+  return first ? { index: 0, exchange: first, known: false } : undefined;
+}
+
+/** "exchange #3 of 7 failed: GET .../customers?page=3 -> HTTP 200", or which request it is. */
+export function failingExchangeText(check: CheckResult, failing: FailingExchange): string {
+  const x = failing.exchange;
+  const got =
+    x.status === undefined
+      ? `no response${x.error ? ` (${x.error.split('\n')[0]})` : ''}`
+      : `HTTP ${x.status}`;
+  const which = failing.known
+    ? `exchange #${failing.index + 1} of ${check.exchanges.length} failed`
+    : `which of the ${check.exchanges.length} exchanges failed is not known; the first`;
+  return `${which}: ${x.method} ${x.url} -> ${got}`;
 }
 
 /** Single-quoted shell words, with each marked variable spliced in as "$NAME". */

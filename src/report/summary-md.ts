@@ -2,7 +2,7 @@
 // verdict with its coverage, totals, failing rules first with their reasons and a command to
 // reproduce each failure, SHOULD failures apart, then what changed since the previous run against
 // the same target, skipped checks with why, the rules not checked, and a table of rules per area.
-import { curlOf, failingExchange } from './reproduce.ts';
+import { curlOf, failingExchange, failingExchangeText } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';
@@ -39,12 +39,11 @@ function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
     lines.push(`  - \`${c.id}\` ${mdText(c.title)}: ${mdText(c.reason ?? 'failed')}`);
     const failing = failingExchange(c);
     if (failing) {
-      const x = failing.exchange;
       lines.push(
-        `    - failed at exchange #${failing.index + 1} of ${c.exchanges.length}: ${mdText(`${x.method} ${x.url}`)} → ${x.status ?? 'no response'}; reproduce with:`,
+        `    - ${mdText(failingExchangeText(c, failing))}; reproduce with:`,
         '',
         '      ```sh',
-        `      ${curlOf(x).replace(/`/g, "'")}`,
+        `      ${curlOf(failing.exchange).replace(/`/g, "'")}`,
         '      ```',
         '',
       );

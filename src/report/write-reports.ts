@@ -5,7 +5,7 @@
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
-import { diffRuns, readPrevious } from './history.ts';
+import { diffRuns, notComparable, readPrevious } from './history.ts';
 import { renderHtml } from './html.ts';
 import { makeFolder } from './reports-dir-check.ts';
 import type { Scrubber } from './scrub.ts';
@@ -46,7 +46,9 @@ export async function writeReports(
   const read = await readPrevious(previousPath);
   if (read.unreadable)
     note(`the previous results ${previousPath} ${read.unreadable}: this run has no history`);
-  const withHistory = read.previous ? { ...built, history: diffRuns(read.previous, built) } : built;
+  const other = read.previous ? notComparable(read.previous, built) : undefined;
+  if (other) note(`the previous results ${previousPath} ${other}: this run has no history`);
+  const withHistory = read.previous && !other ? { ...built, history: diffRuns(read.previous, built) } : built;
   const results = scrubber.deep(withHistory);
   await makeFolder(dir);
   // results.json last: its presence tells the CLI (and CI) that the run's reports are complete.

@@ -198,6 +198,19 @@ describe('a failing run gives the same counts in all seven outputs', () => {
     for (const c of skipped) expect(c.skipped?.message.length).toBeGreaterThan(5);
   });
 
+  it("a failure reads as the target's behaviour: plain words, a command to reproduce it, no stack frames", () => {
+    expect(consoleText).not.toContain('Object.is');
+    expect(consoleText).not.toMatch(/another status/);
+    expect(consoleText).not.toMatch(/^\s+(at |❯ ).*src\/checks\//m);
+    expect(consoleText).toMatch(/^ {2}reproduce with: curl -i 'http/m);
+    expect(files.get('summary.md')).toContain('reproduce with:');
+    expect(files.get('index.html')).toContain('class="reproduce"');
+    for (const text of [consoleText, ...files.values()]) {
+      expect(text).not.toContain(server.credentials.apiKeySecret);
+      expect(text).not.toContain(server.credentials.clientSecret);
+    }
+  });
+
   it('the verdict states the coverage and is, with the exit code, the last console line', () => {
     const last = consoleText.trimEnd().split('\n').slice(-2);
     expect(last[0]).toMatch(
