@@ -22,7 +22,13 @@ export function changeTimes(metrics: Metrics): { second: number; pollers: number
 export function flagCacheFindings(
   metrics: Metrics,
   plan: FlagPlan,
-): { figures: Figure[]; verdicts: Verdict[]; notes: string[]; analysis: Record<string, unknown> } {
+): {
+  figures: Figure[];
+  verdicts: Verdict[];
+  notes: string[];
+  analysis: Record<string, unknown>;
+  inconclusive?: string;
+} {
   const violations = count(metrics, 'flag_cache_violations');
   const limited = count(metrics, 'flag_cache_rate_limited');
   const interval = metrics.flag_cache_change_interval_s?.values;
@@ -76,5 +82,16 @@ export function flagCacheFindings(
         `The features ${plan.toggleFeatures.join(', ')} were switched every ${plan.tickSeconds} s so renewals bring new data.`,
       ]
     : [];
-  return { figures, verdicts, notes, analysis: { changeTimes: times, violations, rateLimited: limited } };
+  return {
+    figures,
+    verdicts,
+    notes,
+    analysis: { changeTimes: times, violations, rateLimited: limited },
+    // A run that saw no renewal proved nothing: it must not read as passed.
+    ...(decided
+      ? {}
+      : {
+          inconclusive: `no poller saw two renewals in ${plan.durationSeconds} s, so no ${plan.windowSeconds} s window was put to the test`,
+        }),
+  };
 }

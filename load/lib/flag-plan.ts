@@ -1,7 +1,8 @@
 // The flag-cache probe's plan: how many pollers, how often, for how long, and whether the
 // reference server's clock is moved (time lapse) so a run covers several 60 s windows in seconds.
 // Pure: the script builds its scenarios from it and uses its clock model.
-import { type EnvMap, envChoice, envDuration, envNumber, envString, LoadConfigError } from './env.ts';
+import { type EnvMap, envDuration, envNumber, envString, LoadConfigError } from './env.ts';
+import { PROFILES, readProfile } from './profile.ts';
 
 export interface FlagPlan {
   vus: number;
@@ -25,8 +26,15 @@ export interface FlagPlan {
 
 /** controlAvailable: REFERENCE_CONTROL_URL is set (the local reference server). */
 export function readFlagPlan(env: EnvMap, controlAvailable: boolean): FlagPlan {
-  const smoke =
-    envChoice(env, 'LOAD_PROFILE', ['smoke', 'load', 'stress', 'soak'] as const, 'load') === 'smoke';
+  const profile = readProfile(env, 'flag-cache', PROFILES, 'load');
+  const smoke = profile === 'smoke';
+  const windowSeconds = envDuration(env, 'FLAG_WINDOW', 60, { min: 1, max: 86_400 });
+  if (smoke && !controlAvailable && envString(env, 'FLAG_DURATION') === undefined) {
+    // Without the reference server's clock, a short run cannot see two renewals a window apart.
+    throw new LoadConfigError(
+      `the smoke profile cannot judge the flag cache of a remote target: a conclusive run polls for two ${windowSeconds} s windows and more (at least ${2 * windowSeconds + 30} s, and the target's flags must change meanwhile); use --profile load (${2 * windowSeconds + 30} s) or set FLAG_DURATION`,
+    );
+  }
   const lapseDefault = smoke && controlAvailable ? 12 : 0;
   const lapseSeconds = envNumber(env, 'FLAG_TIME_LAPSE', lapseDefault, { min: 0, max: 3600 });
   if (lapseSeconds > 0 && !controlAvailable) {
@@ -51,7 +59,15 @@ export function readFlagPlan(env: EnvMap, controlAvailable: boolean): FlagPlan {
   return {
     vus: envNumber(env, 'FLAG_VUS', smoke ? 3 : 5, { min: 1, max: 1000, integer: true }),
     pollSeconds,
-    durationSeconds: envDuration(env, 'FLAG_DURATION', smoke ? 12 : 150, { min: 1, max: 86_400 }),
+    durationSeconds: envDuration(
+      env,
+      'FLAG_DURATION',
+      smoke ? 12 : profile === 'soak' ? 3600 : 2 * windowSeconds + 30,
+      {
+        min: 1,
+        max: 86_400,
+      },
+    ),
     tickSeconds,
     lapseSeconds,
     toggleFeatures: controlAvailable
@@ -60,7 +76,7 @@ export function readFlagPlan(env: EnvMap, controlAvailable: boolean): FlagPlan {
           .map((f) => f.trim())
           .filter((f) => f !== '')
       : [],
-    windowSeconds: envDuration(env, 'FLAG_WINDOW', 60, { min: 1, max: 86_400 }),
+    windowSeconds,
     toleranceMs: envNumber(env, 'FLAG_TOLERANCE_MS', 1000, { min: 0, max: 60_000 }),
   };
 }

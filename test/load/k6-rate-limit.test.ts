@@ -3,9 +3,22 @@
 // instead of 429, a limiter announced but not enforced); without any limiter and nothing declared,
 // inconclusive (never passed). Short windows keep the whole file near 25 s of wall time.
 // Skipped only on a machine with neither k6 nor Go.
+
+import { delimiter, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServerOptions } from '../../src/reference/index.ts';
-import { junitFailures, k6, MISSING_K6, noK6, removeReportDirs, reports, runK6, verdict } from './k6-run.ts';
+import { runLoadCli } from './cli-run.ts';
+import {
+  junitFailures,
+  k6,
+  MISSING_K6,
+  noK6,
+  removeReportDirs,
+  reportDir,
+  reports,
+  runK6,
+  verdict,
+} from './k6-run.ts';
 
 afterAll(removeReportDirs);
 
@@ -131,6 +144,19 @@ describe.skipIf(noK6)(
         expect(json.verdict).toBe('failed');
         expect(verdict(json, 'a caller over the limit')?.detail).toMatch(
           /declare a quota of 10, but \d+ requests were accepted/,
+        );
+      });
+
+      it('through npm run load:rate-limit, an inconclusive run exits 3 with one line saying why', async () => {
+        const dir = reportDir('k6-cli-rate-');
+        const run = await runLoadCli(['rate-limit', '--profile', 'smoke', '--', '--quiet'], {
+          PATH: [dirname(k6 as string), process.env.PATH].join(delimiter),
+          K6_REPORT_DIR: dir,
+          LOCAL_RATE_LIMIT: 'off',
+        });
+        expect(run.code, run.stderr).toBe(3);
+        expect(run.stderr).toMatch(
+          /^load: inconclusive \(exit 3\): the limiter was never met: no refusal after 2000 requests/m,
         );
       });
 

@@ -60,6 +60,23 @@ describe.skipIf(noK6)(
         expect(junitFailures(junit)).toContain('flag_cache_violations: count==0');
       });
 
+      it('flag-cache that saw no renewal is inconclusive (k6 exit 99, never 0), not passed', async () => {
+        // No control API: nothing switches the flags, and 4 s of real time hold no renewal.
+        const run = await runK6(
+          'flag-cache',
+          { control: false },
+          { FLAG_DURATION: '4s', FLAG_POLL_INTERVAL: '1s' },
+        );
+        expect(run.code, run.output).toBe(99);
+        const { json, junit } = reports(run, 'flag-cache');
+        expect(json).toMatchObject({ verdict: 'inconclusive', passed: false });
+        expect(json.verdictReason).toBe(
+          'no poller saw two renewals in 4 s, so no 60 s window was put to the test',
+        );
+        expect(verdict(json, 'flag data does not change')?.ok).toBeNull();
+        expect(junitFailures(junit)).toContain('the run put its rule to the test');
+      });
+
       it('release smoke through npm run load:release (the CLI starts the server, real k6)', async () => {
         const dir = reportDir('k6-cli-release-');
         const run = await runLoadCli(

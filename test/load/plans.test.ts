@@ -117,6 +117,14 @@ describe('the flag plan', () => {
     ]);
   });
 
+  it('refuses the smoke profile against a remote target, saying how long a conclusive run takes', () => {
+    expect(() => readFlagPlan({ LOAD_PROFILE: 'smoke' }, false)).toThrow(
+      "the smoke profile cannot judge the flag cache of a remote target: a conclusive run polls for two 60 s windows and more (at least 150 s, and the target's flags must change meanwhile); use --profile load (150 s) or set FLAG_DURATION",
+    );
+    expect(readFlagPlan({ LOAD_PROFILE: 'smoke', FLAG_DURATION: '200s' }, false).durationSeconds).toBe(200);
+    expect(readFlagPlan({ LOAD_PROFILE: 'soak' }, false).durationSeconds).toBe(3600);
+  });
+
   it('refuses a time lapse without a control API and a poll interval out of step with the ticks', () => {
     expect(() => readFlagPlan({ FLAG_TIME_LAPSE: '10' }, false)).toThrow(
       /FLAG_TIME_LAPSE needs REFERENCE_CONTROL_URL/,

@@ -61,11 +61,12 @@ export interface ReportContext {
 }
 
 /**
- * Counters named *_inconclusive carry a threshold only so that k6 itself exits non-zero (99) when a
- * probe proved nothing; their crossing makes the run inconclusive, not failed.
+ * Counters named *_inconclusive (count==0) or *_conclusive (count>0) carry a threshold only so that
+ * k6 itself exits non-zero (99) when a probe proved nothing; their crossing makes the run
+ * inconclusive, not failed.
  */
 export function isConclusivenessMetric(metricName: string): boolean {
-  return /_inconclusive$/.test(metricName);
+  return /_(in)?conclusive$/.test(metricName);
 }
 
 /**
