@@ -20,19 +20,18 @@ function failureLines(c: CheckResult): string[] {
   const lines = [`failed ${c.id} [${c.rules.join(', ')}]${soft}: ${oneLine(c.reason ?? '', MAX_REASON)}`];
   const failing = failingExchange(c);
   if (failing) {
-    const x = failing.exchange;
-    const got =
-      x.status === undefined
-        ? `no response${x.error ? ` (${oneLine(x.error, 80)})` : ''}`
-        : `HTTP ${x.status}`;
-    lines.push(`  exchange #${failing.index + 1} of ${c.exchanges.length}: ${x.method} ${x.url} -> ${got}`);
-    lines.push(`  reproduce with: ${curlOf(x)}`);
+    lines.push(`  ${oneLine(failingExchangeText(c, failing), 300)}`);
+    lines.push(`  reproduce with: ${curlOf(failing.exchange)}`);
   }
   return lines;
 }
 
 export function renderConsoleTable(results: ConformanceResults, reportPaths: readonly string[]): string {
-  const rows = results.scope.areas.map((area) => {
+  // A filtered run (--rule) shows the areas it ran checks of, not the ones its filter emptied.
+  const areas = results.scope.areas.filter(
+    (a) => !results.scope.filtered || results.checks.some((c) => c.area === a),
+  );
+  const rows = areas.map((area) => {
     const of = results.checks.filter((c) => c.area === area);
     const n = (s: string) => of.filter((c) => c.status === s).length;
     return [area, n('passed'), n('failed'), of.filter((c) => c.nonStrict).length, n('skipped')] as const;

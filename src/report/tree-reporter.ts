@@ -1,7 +1,7 @@
 // vitest's default console tree, with the counts of the one outcome function: a non-strict SHOULD
 // failure passes as a vitest test (it must not fail the run), so vitest alone would show it as a
 // check mark and count it as passed. This shows it as "!" with its reason and counts it as failed
-// in the file line and the "Tests" total, like every report.
+// in the file line and the "Tests" total, like every report. A check a filter left out is not shown.
 import { stripVTControlCharacters } from 'node:util';
 import type { TestCase, TestModule, TestModuleState } from 'vitest/node';
 import { DefaultReporter } from 'vitest/node';
@@ -22,15 +22,23 @@ export default class ConformanceTreeReporter extends DefaultReporter {
     // vitest keeps the file line's wording private: a SHOULD failure is added to its counts.
     const self = this as unknown as { getModuleLog: Printer };
     const original = self.getModuleLog;
+    // A check a filter left out (--rule) is no part of the run: not counted as skipped either.
     self.getModuleLog = function (this: DefaultReporter, module, counts) {
-      const soft = [...module.children.allTests()].filter((t) => isSoft(outcomeOf(t))).length;
-      const line = original.call(this, module, counts);
+      const outcomes = [...module.children.allTests()].map(outcomeOf);
+      const soft = outcomes.filter(isSoft).length;
+      const left = outcomes.filter((o) => o === undefined).length;
+      const line = original.call(this, module, {
+        ...counts,
+        tests: counts.tests - left,
+        skipped: Math.max(0, counts.skipped - left),
+      });
       return soft ? `${line} | ${soft} SHOULD failed (non-strict)` : line;
     };
   }
 
   protected override printTestCase(moduleState: TestModuleState, test: TestCase): void {
     const outcome = outcomeOf(test);
+    if (outcome === undefined) return;
     if (isSoft(outcome)) {
       let depth = 1;
       for (let p = test.parent; p.type === 'suite'; p = p.parent) depth++;

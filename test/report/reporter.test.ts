@@ -209,6 +209,9 @@ describe('ConformanceReporter in a vitest run', () => {
   it('a filtered run reports only what ran, and what changed since the previous run', () => {
     const ids = second.results.checks.map((c) => c.id);
     expect(ids).not.toContain('FX-OTHER');
+    // Left out by the filter: not a skipped test case either.
+    expect(second.files.get('junit.xml')).not.toContain('FX-OTHER');
+    expect(second.results.totals.checks.skipped).toBe(1);
     expect(second.results.scope.filtered).toBe(true);
     expect(second.results.rules.map((r) => r.id)).not.toContain('PAG-07');
     expect(second.results.history?.changes).toEqual([
