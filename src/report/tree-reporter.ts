@@ -22,6 +22,7 @@ export default class ConformanceTreeReporter extends DefaultReporter {
     // vitest keeps the file line's wording private: a SHOULD failure is added to its counts.
     const self = this as unknown as { getModuleLog: Printer };
     const original = self.getModuleLog;
+    if (typeof original !== 'function') return;
     // A check a filter left out (--rule) is no part of the run: not counted as skipped either.
     self.getModuleLog = function (this: DefaultReporter, module, counts) {
       const outcomes = [...module.children.allTests()].map(outcomeOf);
