@@ -63,7 +63,11 @@ export async function runK6(
     });
     const started = Date.now();
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(k6 as string, ['run', '--quiet', join(ROOT, LOAD_SCRIPTS[script].file)], { env });
+      const child = spawn(
+        k6 as string,
+        ['run', '--quiet', '--address', '127.0.0.1:0', join(ROOT, LOAD_SCRIPTS[script].file)],
+        { env },
+      );
       let text = '';
       child.stdout.on('data', (c: Buffer) => {
         text += c.toString();
