@@ -8,7 +8,7 @@ import {
   type FeatureState,
   type FlagWatchPlan,
   flagWatchPlan,
-  type RouteObservation,
+  judgeRenewal,
   type WatchTick,
 } from '../../load/lib/flag-window.ts';
 import {
@@ -38,6 +38,8 @@ export interface FlagWatchResult {
   plan: FlagWatchPlan;
   /** Times are ms since the watch started. */
   ticks: WatchTick[];
+  /** How long it really watched (longer than planned when a late switch was judged). */
+  watchedMs: number;
   /** The flag-guarded route watched alongside, if any. */
   route: string | undefined;
   /** Requests that failed in transport (counted, not judged). */
@@ -104,9 +106,7 @@ export async function watchFlags(
   // The schedule counts from the end of the first tick: a first answer held up (a busy target, a
   // busy machine) must not make the next polls bunch up and shorten the stretches judged.
   let zeroMs = 0;
-  for (let i = 0; i < plan.polls; i++) {
-    const due = zeroMs + i * plan.pollMs - since();
-    if (due > 0) await sleep(due);
+  const poll = async (): Promise<WatchTick> => {
     const flags = await timed(FLAGS);
     const tick: WatchTick = {
       flags: {
@@ -128,14 +128,19 @@ export async function watchFlags(
         routeAuth = 'apiKey';
         seen = await timed({ service: 'main', method: 'GET', path: routePath, auth: routeAuth });
       }
-      const observation: RouteObservation = {
+      tick.route = {
         sentAtMs: seen.sentAtMs,
         atMs: seen.atMs,
         state: seen.res ? stateOf(seen.res) : 'unknown',
       };
-      tick.route = observation;
     }
-    ticks.push(tick);
+    return tick;
+  };
+
+  for (let i = 0; i < plan.polls; i++) {
+    const due = zeroMs + i * plan.pollMs - since();
+    if (due > 0) await sleep(due);
+    ticks.push(await poll());
     if (i === 0) zeroMs = since();
     if (since() >= nextProgress && i < plan.polls - 1) {
       announce(
@@ -145,11 +150,35 @@ export async function watchFlags(
       nextProgress += progressEveryMs;
     }
   }
+
+  // A switch of the guarded route seen late is worth judging: the watch goes on, by a window and
+  // two polls at most, until the new state has lasted long enough to tell.
+  if (switched(ticks) && undecided(ticks, plan)) {
+    const extraMs = plan.windowMs + 2 * plan.pollMs;
+    const until = since() + extraMs;
+    announce(
+      `feature flags: GET ${route} changed state late in the watch; watching up to ${secondsText(extraMs)} longer to judge it`,
+    );
+    while (since() < until && undecided(ticks, plan)) {
+      await sleep(plan.pollMs);
+      ticks.push(await poll());
+    }
+  }
   if (!ticks.some((t) => t.flags.status >= 200 && t.flags.status < 300)) {
     const why = transportErrors[0] ?? `every poll answered ${ticks[0]?.flags.status ?? 'nothing'}`;
     throw new Error(`GET /v1/feature-flags never answered with data during the watch: ${why}`);
   }
-  return { plan, ticks, route, transportErrors };
+  return { plan, ticks, route, transportErrors, watchedMs: since() };
+}
+
+/** The guarded route was seen in both states. */
+function switched(ticks: readonly WatchTick[]): boolean {
+  const states = new Set(ticks.map((t) => t.route?.state).filter((state) => state && state !== 'unknown'));
+  return states.size > 1;
+}
+
+function undecided(ticks: readonly WatchTick[], plan: FlagWatchPlan): boolean {
+  return judgeRenewal(ticks, plan.windowMs, plan.toleranceMs).outcome === 'inconclusive';
 }
 
 function changesSoFar(ticks: readonly WatchTick[]): number {

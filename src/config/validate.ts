@@ -221,11 +221,11 @@ function flagWindow(c: Collector): number | undefined {
   const value = c.get('CONFORMANCE_FLAG_WINDOW');
   if (value === undefined) return undefined;
   const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-  if (n >= 0.1 && n <= 3600) return n;
+  if (n >= 0.1 && n <= 300) return n;
   c.add(
     'CONFORMANCE_FLAG_WINDOW',
     `is ${c.quote(value)}`,
-    "seconds from 0.1 to 3600 (unset: the spec's 60 s; only for a reference server started with --flag-window)",
+    "seconds from 0.1 to 300 (unset: the spec's 60 s; only for a reference server started with --flag-window)",
   );
   return undefined;
 }

@@ -21,6 +21,8 @@ export interface WatchRunOptions {
   /** Switch `reports` off once the watch has seen it on for a window. */
   flipGuardedFeature?: boolean;
   slow?: boolean;
+  /** The reference server's other choices where the spec is silent (another flag shape). */
+  extraFields?: boolean;
 }
 
 export interface CheckResult {
@@ -45,6 +47,7 @@ export async function watchRun(options: WatchRunOptions): Promise<WatchRun> {
     flagWindowSeconds: WINDOW_SECONDS,
     faults: options.faults ?? [],
     ...(options.flagChangeSeconds ? { flagChangeSeconds: options.flagChangeSeconds } : {}),
+    extraFields: options.extraFields === true,
   });
   if (server.controlUrl) throw new Error('the staging-like server must have no control API');
   const dir = mkdtempSync(join(tmpdir(), 'flag-watch-'));
@@ -66,7 +69,7 @@ export async function watchRun(options: WatchRunOptions): Promise<WatchRun> {
         seen = reports;
         const now = Date.now();
         firstSeen ??= now;
-        if (now - firstSeen >= plan.windowMs + plan.toleranceMs + 100) {
+        if (now - firstSeen >= plan.windowMs + plan.toleranceMs + plan.pollMs / 2) {
           server.control.setFeature('reports', false);
           flippedAfterMs = now - firstSeen;
           clearInterval(timer);

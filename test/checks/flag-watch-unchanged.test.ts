@@ -10,7 +10,10 @@ it('is inconclusive, never passed, when the flags never change', async () => {
     const check = run.checks.get(id);
     expect(check?.status, `${id}\n${explain(run)}`).toBe('skipped');
     expect(check?.reason, id).toMatch(/^inconclusive: the flag data never changed/);
-    expect(check?.reason, id).toMatch(/watched 8 s in real time/);
+    // Two 3 s windows and a little more: 8 s planned, more on a busy machine.
+    expect(Number(/watched (\d+) s in real time/.exec(check?.reason ?? '')?.[1]), id).toBeGreaterThanOrEqual(
+      8,
+    );
     expect(check?.reason, id).toMatch(
       /switch a flag in this environment during the run.*or run the k6 probe for longer/,
     );

@@ -455,3 +455,28 @@ describe('demo credentials', () => {
     });
   });
 });
+
+describe('CONFORMANCE_FLAG_WINDOW (tests against a short-window reference server)', () => {
+  it('is unset by default: the checks judge the spec 60 s', () => {
+    expect(settingsOf({}).flagWindowSeconds).toBeUndefined();
+  });
+
+  it.each([
+    ['3', 3],
+    ['0.5', 0.5],
+    ['300', 300],
+  ])('reads %j', (value, seconds) => {
+    expect(settingsOf({ CONFORMANCE_FLAG_WINDOW: value }).flagWindowSeconds).toBe(seconds);
+  });
+
+  it.each(['0', '0.05', '301', '1m', '-3', 'NaN'])('refuses %j', (value) => {
+    expect(problemsOf({ CONFORMANCE_FLAG_WINDOW: value })).toEqual([
+      {
+        variable: 'CONFORMANCE_FLAG_WINDOW',
+        problem: `is "${value}"`,
+        expected:
+          "seconds from 0.1 to 300 (unset: the spec's 60 s; only for a reference server started with --flag-window)",
+      },
+    ]);
+  });
+});
