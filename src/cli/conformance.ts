@@ -1,13 +1,14 @@
 // npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules]
 // Runs the conformance suites against the configured target through vitest, and exits with the
-// code of the README: 0 every check passed, 1 a check failed, 2 a configuration or connection problem.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// code of the README: 0 every check passed, 1 a check failed, 2 a configuration or connection problem,
+// 130 / 143 interrupted by SIGINT / SIGTERM (the reports say what ran).
 import { parseArgs } from 'node:util';
 import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
 import { reportsDir } from '../report/reports-dir.ts';
+import { reportsDirProblem } from '../report/reports-dir-check.ts';
+import { acquireRunLock } from '../report/run-lock.ts';
 import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
-import { PREFLIGHT_RESULT, preflight } from '../runner/preflight.ts';
+import { handleInterrupts } from '../runner/interrupts.ts';
 import { settleColor } from './color.ts';
 
 const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules]
@@ -52,6 +53,8 @@ function escapeRegExp(text: string): string {
 }
 
 async function main(): Promise<void> {
+  // Ctrl-C and SIGTERM from the start: exit 130 / 143, with the reports of what ran (interrupts.ts).
+  const interrupts = handleInterrupts();
   const args = parse();
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -74,11 +77,18 @@ async function main(): Promise<void> {
     process.stderr.write(`${formatProblems(loaded.problems)}\n`);
     process.exit(2);
   }
+  // The reports must have somewhere to go, and no other run may be writing there: checked before
+  // any request, so a run never learns at its end that it cannot report.
+  const folderProblem = (await reportsDirProblem(reportsDir())) ?? acquireRunLock(reportsDir());
+  if (folderProblem) fail(folderProblem);
 
   // A remote target that is unreachable or wrongly set up: one line and exit 2, before vitest even
   // starts (and before it takes a second to import).
   const startedAt = new Date();
   if (loaded.settings.target !== 'local') {
+    // Loaded here: the client and the report writers take a while to load, during which a signal
+    // would otherwise find no handler.
+    const { PREFLIGHT_RESULT, preflight } = await import('../runner/preflight.ts');
     const diagnosis = await preflight(resolveTarget(loaded.settings), startedAt);
     if (diagnosis.problem) {
       process.stderr.write(`${diagnosis.problem}\n`);
@@ -91,31 +101,19 @@ async function main(): Promise<void> {
 
   settleColor(process.env, process.stdout.isTTY === true);
   // Loaded only now: vitest takes a second to import, which a configuration error need not wait for.
-  const { startVitest } = await import('vitest/node');
+  const { runSuites } = await import('../runner/run-suites.ts');
   // Check names end in "[RULE-ID, ...]", so a rule filter is a name pattern.
   const testNamePattern = rules.length
     ? `\\[(?:[^\\]]*, )?(?:${rules.map(escapeRegExp).join('|')})(?:, [^\\]]*)?\\]$`
     : undefined;
-  const vitest = await startVitest(
-    'test',
-    areas.map((a) => `suites/${a}.test.ts`),
-    { project: ['conformance'], watch: false, run: true, ...(testNamePattern ? { testNamePattern } : {}) },
+  // The exit code is the one the conformance reporter decided from the checks' outcomes
+  // (src/report/outcome.ts); no results means the run ended before it could report.
+  const exitCode = await runSuites(
+    { files: areas.map((a) => `suites/${a}.test.ts`), ...(testNamePattern ? { testNamePattern } : {}) },
+    interrupts,
   );
-  await vitest.close();
-
-  // The reporter decided the exit code from the results (SHOULD failures are non-strict) and
-  // printed the table; it moved the previous results aside when the run started, so a missing
-  // file means this run ended before it could report.
-  const resultsFile = join(reportsDir(), 'results.json');
-  const results = await readFile(resultsFile, 'utf8').catch(() => undefined);
-  let exitCode: unknown;
-  try {
-    exitCode = results ? (JSON.parse(results) as { exitCode?: unknown }).exitCode : undefined;
-  } catch {
-    exitCode = undefined;
-  }
-  if (exitCode === 0 || exitCode === 1 || exitCode === 2) process.exit(exitCode);
-  fail(`the run ended without results (${resultsFile}); see the messages above`);
+  if (exitCode !== undefined) process.exit(exitCode);
+  fail(`the run ended without results (reports in ${reportsDir()}); see the messages above`);
 }
 
 main().catch((error: unknown) => fail((error as Error)?.message?.split('\n')[0] ?? String(error)));

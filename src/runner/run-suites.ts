@@ -56,7 +56,10 @@ export async function runSuites(
   } finally {
     await vitest.close();
   }
+  const decided = reporter?.conformanceResults?.exitCode;
+  // A signal that came after the run had reported: its reports say how it ended, and so does the exit code.
+  if (decided !== undefined && decided < 128) return decided;
   // Interrupted, and the checks in flight finished in time: the reporter has written the reports.
   await interrupts.exitIfInterrupted();
-  return reporter?.conformanceResults?.exitCode;
+  return decided;
 }
