@@ -11,10 +11,11 @@ import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
 import { handleInterrupts } from '../runner/interrupts.ts';
 import { settleColor } from './color.ts';
 
-const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules]
+const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules] [--verbose]
   --area NAME   run only the suites of these spec areas (${AREAS.join(', ')})
   --rule ID     run only the checks of these rules (e.g. PAG-12)
-  --list-rules  list the rule catalogue with the checks that cover each rule`;
+  --list-rules  list the rule catalogue with the checks that cover each rule
+  --verbose     keep the stack frames of check failures (CONFORMANCE_VERBOSE=1), for debugging the suite`;
 
 function fail(message: string): never {
   process.stderr.write(`conformance: ${message}\n`);
@@ -28,6 +29,7 @@ function parse() {
         area: { type: 'string', multiple: true, default: [] },
         rule: { type: 'string', multiple: true, default: [] },
         'list-rules': { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -60,6 +62,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  // Read by check() in the vitest workers, which inherit the environment.
+  if (args.verbose) process.env.CONFORMANCE_VERBOSE = '1';
   const areas = args.area.map(resolveArea);
   const rules = args.rule.map((id) => id.toUpperCase());
   for (const id of rules) if (!findRule(id)) fail(`unknown rule "${id}"; see --list-rules`);
