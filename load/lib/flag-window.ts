@@ -261,6 +261,26 @@ export function judgeRenewal(
   toleranceMs = defaultToleranceMs(windowMs),
   route = 'the guarded route',
 ): WatchVerdict {
+  const byRoute = judgeRenewalByRoute(ticks, windowMs, toleranceMs, route);
+  if (byRoute) return byRoute;
+  const analysis = analyseFlagPolls([ticks.map((t) => t.flags)], { windowMs, toleranceMs });
+  const [first] = analysis.changes;
+  if (first) {
+    return { outcome: 'passed', detail: `the flag data was renewed with new data at ${seconds(first.atMs)}` };
+  }
+  return {
+    outcome: 'inconclusive',
+    detail: 'the flag data never changed and no flag-guarded route changed state',
+  };
+}
+
+/** The verdict the guarded route's stretches give, if they give one. */
+export function judgeRenewalByRoute(
+  ticks: readonly WatchTick[],
+  windowMs: number,
+  toleranceMs = defaultToleranceMs(windowMs),
+  route = 'the guarded route',
+): WatchVerdict | undefined {
   const runs = runsOf(ticks, windowMs, toleranceMs).filter((r) => r.reflecting.length > 0);
   for (let i = 0; i < runs.length; i++) {
     const earlier = runs[i];
@@ -285,13 +305,5 @@ export function judgeRenewal(
       detail: `${story}; the flag data followed within the ${seconds(windowMs)} window`,
     };
   }
-  const analysis = analyseFlagPolls([ticks.map((t) => t.flags)], { windowMs, toleranceMs });
-  const [first] = analysis.changes;
-  if (first) {
-    return { outcome: 'passed', detail: `the flag data was renewed with new data at ${seconds(first.atMs)}` };
-  }
-  return {
-    outcome: 'inconclusive',
-    detail: 'the flag data never changed and no flag-guarded route changed state',
-  };
+  return undefined;
 }

@@ -8,7 +8,7 @@ import {
   type FeatureState,
   type FlagWatchPlan,
   flagWatchPlan,
-  judgeRenewal,
+  judgeRenewalByRoute,
   type WatchTick,
 } from '../../load/lib/flag-window.ts';
 import {
@@ -177,8 +177,9 @@ function switched(ticks: readonly WatchTick[]): boolean {
   return states.size > 1;
 }
 
+/** The guarded route's switch cannot be judged yet (whatever the data changes say). */
 function undecided(ticks: readonly WatchTick[], plan: FlagWatchPlan): boolean {
-  return judgeRenewal(ticks, plan.windowMs, plan.toleranceMs).outcome === 'inconclusive';
+  return judgeRenewalByRoute(ticks, plan.windowMs, plan.toleranceMs) === undefined;
 }
 
 function changesSoFar(ticks: readonly WatchTick[]): number {

@@ -57,8 +57,10 @@ export async function watchRun(options: WatchRunOptions): Promise<WatchRun> {
     if (!options.flipGuardedFeature) server.control.setFeature('reports', false);
     else {
       // The server counts each request on arrival: the first GET /v1/reports is the watch's first
-      // look at the route; the first one a window (and its tolerance) later comes right after a
-      // flags poll whose data reflects the enabled state, so the switch goes right after it.
+      // look at the route; one that comes a window (and its tolerance) later follows a flags poll
+      // whose data reflects the enabled state, so the switch goes right after it. One and a half
+      // polls more leave room for answers a busy machine delays; the watch goes on long enough to
+      // see the disabled state last a window (it extends itself for a late switch).
       const plan = flagWatchPlan(WINDOW_SECONDS * 1000);
       let firstSeen: number | undefined;
       let seen = 0;
@@ -69,7 +71,7 @@ export async function watchRun(options: WatchRunOptions): Promise<WatchRun> {
         seen = reports;
         const now = Date.now();
         firstSeen ??= now;
-        if (now - firstSeen >= plan.windowMs + plan.toleranceMs + plan.pollMs / 2) {
+        if (now - firstSeen >= plan.windowMs + plan.toleranceMs + 1.5 * plan.pollMs) {
           server.control.setFeature('reports', false);
           flippedAfterMs = now - firstSeen;
           clearInterval(timer);
