@@ -1,9 +1,10 @@
 // The reference server's flag options: the cache window (flagWindowSeconds, --flag-window) and flags
 // that change on their own (flagChangeSeconds, --flag-change), the ground the real-time flag watch is
 // tested on. Time moves with the in-process control's virtual clock, so nothing here waits.
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/reference/options.ts';
-import { runTs } from '../support/run-node.ts';
+import { ROOT, runTs } from '../support/run-node.ts';
 import { type TestServer, withServer } from './helpers.ts';
 
 type Flags = { data: { name: string; enabled: boolean }[] };
@@ -76,7 +77,35 @@ describe('flagChangeSeconds', () => {
   });
 });
 
+/** Starts the command, returns what it printed once listening, and stops it. */
+async function banner(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/reference-server.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stdout.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (text.includes('Ctrl+C stops it.')) resolve(text);
+      });
+      child.once('close', (code) => reject(new Error(`exited (${code}) before listening: ${text}`)));
+    });
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 describe('npm run reference-server -- --flag-window / --flag-change', { timeout: 30_000 }, () => {
+  it('says the window and the self-changing flags, and how the suite is told the window', async () => {
+    const text = await banner(['--port', '0', '--flag-window', '3', '--flag-change', '1.8']);
+    expect(text).toContain('control API off (start with --control)');
+    expect(text).toContain('flag cache window: 3 s (the suite judges it with CONFORMANCE_FLAG_WINDOW=3)');
+    expect(text).toContain('new-dashboard and beta-exports change on their own every 1.8 s');
+    expect(await banner(['--port', '0'])).not.toContain('flag cache window');
+  });
+
   it('refuses a bad number of seconds in one line, exit 2', async () => {
     const run = await runTs('src/cli/reference-server.ts', ['--flag-window', 'soon'], { env: process.env });
     expect(run.code).toBe(2);
