@@ -113,6 +113,8 @@ interface BurstOutcome {
   refused: boolean;
   startMs: number;
   endMs: number;
+  /** From the first batch to the last batch with an accepted answer (when refills could add). */
+  acceptedSpanMs: number;
   /** When the first refusal was sent, and the wait it announced. */
   refusedAtMs?: number;
   retryAfterSeconds?: number;
@@ -215,11 +217,15 @@ class Probe {
   burst(startAccepted = 0): BurstOutcome {
     const startMs = this.io.now();
     let accepted = startAccepted;
+    let lastAcceptedBatchMs = startMs;
     while (this.stopped === undefined && accepted < this.limits.maxBurst && this.left() > 0) {
       // Far past a declared quota without a refusal: the declared limiter is not enforced.
       if (this.declared.quota !== undefined && accepted > this.declared.quota * 3 + this.limits.batch) break;
+      const batchMs = this.io.now();
       const answers = this.send(this.limits.batch);
-      accepted += answers.filter((a) => isAccepted(a.status)).length;
+      const acceptedNow = answers.filter((a) => isAccepted(a.status)).length;
+      accepted += acceptedNow;
+      if (acceptedNow > 0) lastAcceptedBatchMs = batchMs;
       const refusal = answers.find((a) => isRefusal(a.status));
       if (refusal) {
         const wait = parseRetryAfter(header(refusal.headers, 'retry-after'), refusal.receivedAtMs);
@@ -228,12 +234,19 @@ class Probe {
           refused: true,
           startMs,
           endMs: this.io.now(),
+          acceptedSpanMs: lastAcceptedBatchMs - startMs,
           refusedAtMs: refusal.sentAtMs,
           ...(wait !== undefined ? { retryAfterSeconds: wait } : {}),
         };
       }
     }
-    return { accepted, refused: false, startMs, endMs: this.io.now() };
+    return {
+      accepted,
+      refused: false,
+      startMs,
+      endMs: this.io.now(),
+      acceptedSpanMs: lastAcceptedBatchMs - startMs,
+    };
   }
 
   /**
@@ -320,23 +333,23 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   // 3a. Part of the allowance back, more than a token or two: a sliding window giving back the
   // first burst at the pace it was accepted. Its length is the time from the first burst's start to
   // the refill (the oldest request left); after a quiet window the allowance is whole: burst again.
-  if (second.accepted < first.accepted * 0.8 && second.accepted >= Math.max(3, first.accepted * 0.2)) {
+  const sliding = (why: string): ProbeResult => {
     const windowMs = refill1.atMs - first.startMs;
+    const windowSeconds = round(windowMs / 1000);
     if (windowMs * 1.2 + 1000 > probe.left()) {
       return done({
         limited: true,
         shape: 'window',
         burst: first.accepted,
         limitPerWindow: first.accepted,
-        windowSeconds: round(windowMs / 1000),
-        ratePerSecond: round(first.accepted / (windowMs / 1000)),
-        method: 'burst, refill in part (a sliding window); window = first burst to first refill',
+        windowSeconds,
+        ratePerSecond: round(first.accepted / windowSeconds),
+        method: `burst; ${why} (a sliding window); window = first burst to first refill`,
         missing: [outOfBudget('a burst after a quiet window (the first burst is shown)')],
       });
     }
     probe.sleep(windowMs * 1.1 + 100);
     const whole = probe.burst();
-    const windowSeconds = round(windowMs / 1000);
     return done({
       limited: true,
       shape: 'window',
@@ -344,9 +357,18 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
       limitPerWindow: whole.accepted,
       windowSeconds,
       ratePerSecond: round(whole.accepted / windowSeconds),
-      method: `burst after a quiet window; the allowance came back in part at the pace it was used (a sliding window); window = first burst to first refill (±${round(refill1.uncertaintyMs / 1000)} s)`,
+      method: `burst after a quiet window; ${why} (a sliding window); window = first burst to first refill (±${round(refill1.uncertaintyMs / 1000)} s)`,
       missing: whole.refused ? [] : [outOfBudget('the burst after a quiet window (never refused)')],
     });
+  };
+  // A long first wait (half a second or more) tells a window from a fast-refilling bucket.
+  const firstWait = refill1.atMs - (first.refusedAtMs ?? first.endMs);
+  if (
+    firstWait >= 500 &&
+    second.accepted < first.accepted * 0.8 &&
+    second.accepted >= Math.max(3, first.accepted * 0.2)
+  ) {
+    return sliding('the allowance came back in part, at the pace it was used');
   }
 
   // 3b. The whole allowance back at once: a fixed window. Its length is the time between two refills.
@@ -362,22 +384,41 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
         missing: [outOfBudget('windowSeconds (and so ratePerSecond)')],
       });
     }
-    const windowSeconds = round((refill2.atMs - refill1.atMs) / 1000);
-    return done({
-      limited: true,
-      shape: 'window',
-      burst: second.accepted,
-      limitPerWindow: second.accepted,
-      windowSeconds,
-      ratePerSecond: round(second.accepted / windowSeconds),
-      method: `burst after a refill (the allowance came back whole: a window); window = time between two refills (±${round((refill1.uncertaintyMs + refill2.uncertaintyMs) / 1000)} s)`,
-      missing: [],
-    });
+    // A window's next refill is a long wait past its burst; a fast bucket's next token is not.
+    const wait2 = refill2.atMs - (second.refusedAtMs ?? second.endMs);
+    if (wait2 >= 2 * (second.endMs - second.startMs) + limits.minPollMs) {
+      const windowSeconds = round((refill2.atMs - refill1.atMs) / 1000);
+      return done({
+        limited: true,
+        shape: 'window',
+        burst: second.accepted,
+        limitPerWindow: second.accepted,
+        windowSeconds,
+        ratePerSecond: round(second.accepted / windowSeconds),
+        method: `burst after a refill (the allowance came back whole: a window); window = time between two refills (±${round((refill1.uncertaintyMs + refill2.uncertaintyMs) / 1000)} s)`,
+        missing: [],
+      });
+    }
   }
 
   // 4. A trickle: a token bucket. Count what paced requests get over a while, from empty. The pace
   // must outrun the refill (most paced requests refused), or it would measure itself: if not, faster.
   const oneToken = Math.max(limits.minPollMs, refill1.atMs - (first.refusedAtMs ?? first.endMs));
+  // A bucket's next tokens come one per 1/rate, as slowly as the first; a sliding window that waited a
+  // whole window (half a second or more) for its first refill gives the rest of the first burst back
+  // at the pace it was sent, far quicker. Three refills tell them apart.
+  const gaps: number[] = [];
+  let from = second.refusedAtMs ?? second.endMs;
+  for (let i = 0; i < 3; i++) {
+    const next = probe.waitForRefill(from, budget);
+    if (!next) break;
+    gaps.push(next.atMs - from);
+    from = next.atMs;
+  }
+  const medianGap = gaps.length === 3 ? ([...gaps].sort((a, b) => a - b)[1] as number) : undefined;
+  if (medianGap !== undefined && oneToken >= 500 && medianGap < oneToken / 4) {
+    return sliding('the allowance came back a few at a time, quickly after a long first wait');
+  }
   let pace = Math.max(limits.minPollMs / 2, oneToken / 4);
   let paced = 0;
   let spanMs = 0;
@@ -425,8 +466,8 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   }
   probe.sleep(fillMs);
   const full = probe.burst();
-  // Tokens that arrived during the burst are not the capacity.
-  const burst = Math.max(1, Math.round(full.accepted - (ratePerSecond * (full.endMs - full.startMs)) / 1000));
+  // Tokens that arrived while later batches were sent are not the capacity.
+  const burst = Math.max(1, Math.round(full.accepted - (ratePerSecond * full.acceptedSpanMs) / 1000));
   return done({
     limited: true,
     shape: 'token-bucket',

@@ -61,15 +61,27 @@ describe('runLimitProbe', () => {
     within(result.limit.ratePerSecond, 10, 'ratePerSecond');
   });
 
-  it('a sliding window met by a slow burst (its requests leave at the pace they came)', () => {
-    const result = probe(
-      { limit: { limit: 40, windowSeconds: 4, shape: 'sliding-window' }, latencyMs: 40 },
-      { ...SMOKE, batch: 4 },
-    );
-    expect(result.limit.shape).toBe('window');
-    within(result.limit.burst, 40, 'burst');
-    within(result.limit.windowSeconds, 4, 'windowSeconds');
-  });
+  it.each([
+    ['in part', 100, 4],
+    ['a few at a time', 300, 10],
+  ] as const)(
+    'a sliding window met by a slow first burst: the allowance comes back %s',
+    (_, slowMs, batches) => {
+      // The first burst's requests leave at the pace they came, slower than the probe sends later.
+      const result = probe(
+        {
+          limit: { limit: 40, windowSeconds: 4, shape: 'sliding-window' },
+          slowStart: { batches, latencyMs: slowMs },
+        },
+        { ...SMOKE, batch: 4 },
+      );
+      expect(result.limit.shape).toBe('window');
+      expect(result.limit.method).toMatch(/a sliding window/);
+      within(result.limit.burst, 40, 'burst');
+      within(result.limit.windowSeconds, 4, 'windowSeconds');
+      within(result.limit.ratePerSecond, 10, 'ratePerSecond');
+    },
+  );
 
   it('a token bucket: capacity and refill rate', () => {
     const result = probe({
@@ -82,7 +94,9 @@ describe('runLimitProbe', () => {
     expect(result.durationMs).toBeLessThanOrEqual(60_000);
   });
 
-  it('any shape within 20 % (property, virtual time)', () => {
+  it('any shape within 20 % (property, virtual time; PROBE_PROPERTY_RUNS for more)', {
+    timeout: 600_000,
+  }, () => {
     const shape = fc.oneof(
       fc.record({
         shape: fc.constantFrom('fixed-window' as const, 'sliding-window' as const),
@@ -105,7 +119,7 @@ describe('runLimitProbe', () => {
         within(result.limit.ratePerSecond, rate, 'ratePerSecond');
         expect(result.durationMs).toBeLessThanOrEqual(60_000);
       }),
-      { numRuns: 60 },
+      { numRuns: Number(process.env.PROBE_PROPERTY_RUNS ?? 60) },
     );
   });
 

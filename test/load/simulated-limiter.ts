@@ -15,6 +15,8 @@ export interface Simulation {
   latencyMs?: number;
   /** Virtual ms at which the probe starts (moves aligned windows against the probe). */
   startMs?: number;
+  /** The first batches are slow (new connections): a first burst slower than the later ones. */
+  slowStart?: { batches: number; latencyMs: number };
 }
 
 function alignedWindow(limit: { limit: number; windowSeconds: number }) {
@@ -33,6 +35,7 @@ function alignedWindow(limit: { limit: number; windowSeconds: number }) {
 export function simulatedIO(sim: Simulation): ProbeIO & { requests: () => number } {
   let now = sim.startMs ?? 1_000_000;
   let requests = 0;
+  let batches = 0;
   const latency = sim.latencyMs ?? 2;
   const limiter = new RateLimiter();
   const aligned = sim.limit?.shape === 'aligned-window' ? alignedWindow(sim.limit) : undefined;
@@ -65,8 +68,10 @@ export function simulatedIO(sim: Simulation): ProbeIO & { requests: () => number
     },
     send: (count) => {
       // A batch leaves together; the server sees its requests one after the other.
-      const answers = Array.from({ length: count }, (_, i) => answer(now + i * 0.05));
-      now += latency;
+      const slow = sim.slowStart && batches < sim.slowStart.batches ? sim.slowStart.latencyMs : latency;
+      batches++;
+      const answers = Array.from({ length: count }, (_, i) => answer(now + (i * slow) / count));
+      now += slow;
       return answers;
     },
     requests: () => requests,
