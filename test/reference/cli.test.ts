@@ -71,6 +71,33 @@ describe('npm run reference-server', { timeout: 30_000 }, () => {
     expect((await exit)[0]).toBe(0);
   });
 
+  it('--rate-shape token-bucket --rate-refill --rate-headers: a bucket of 2 that announces itself', async () => {
+    const child = start([
+      '--port',
+      '0',
+      '--rate-limit',
+      '2',
+      '--rate-shape',
+      'token-bucket',
+      '--rate-refill',
+      '0.5',
+      '--rate-headers',
+    ]);
+    const text = await banner(child);
+    const url = `${value(text, 'API_BASE_URL')}v1/customers`;
+    const headers = {
+      'x-api-key-id': value(text, 'API_KEY_ID'),
+      'x-api-key-secret': value(text, 'API_KEY_SECRET'),
+    };
+    const first = await call(url, { headers });
+    expect(first.headers['ratelimit-policy']).toBe('"default";q=2;w=4');
+    expect(first.headers.ratelimit).toMatch(/^"default";r=1;t=\d+$/);
+    expect((await call(url, { headers })).status).toBe(200);
+    const refused = await call(url, { headers });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('2');
+  });
+
   it('says the control API is off without --control', async () => {
     const child = start(['--port', '0']);
     const text = await banner(child);
@@ -83,6 +110,9 @@ describe('npm run reference-server', { timeout: 30_000 }, () => {
     [['--port', '70000'], /--port must be an integer from 0 to 65535/],
     [['--fault', 'no-such-fault'], /unknown fault no-such-fault/],
     [['--rate-limit', 'lots'], /--rate-limit/],
+    [['--rate-shape', 'leaky'], /--rate-shape must be one of fixed-window, sliding-window, token-bucket/],
+    [['--rate-shape', 'fixed-window', '--rate-refill', '3'], /--rate-refill needs --rate-shape token-bucket/],
+    [['--rate-refill', '0'], /--rate-refill needs/],
     [['--token-ttl', '-3'], /token-ttl/],
     [['--session-expired-status', '200'], /--session-expired-status/],
     [['--what'], /Unknown option/],
