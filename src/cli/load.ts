@@ -70,7 +70,10 @@ async function main(): Promise<void> {
   if (settings.target === 'local') {
     let plan: ReturnType<typeof localServerPlan>;
     try {
-      plan = localServerPlan(args.script, process.env);
+      plan = localServerPlan(args.script, {
+        ...process.env,
+        ...(args.profile !== undefined ? { LOAD_PROFILE: args.profile } : {}),
+      });
     } catch (error) {
       fail(firstLine(error));
     }

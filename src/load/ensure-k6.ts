@@ -20,7 +20,9 @@ async function main(): Promise<number> {
     return 0;
   }
   mkdirSync(PROJECT_K6_DIR, { recursive: true });
-  say(`building k6 ${K6_VERSION} with Go into ${relative(process.cwd(), PROJECT_K6_DIR)} (about a minute, once)`);
+  say(
+    `building k6 ${K6_VERSION} with Go into ${relative(process.cwd(), PROJECT_K6_DIR)} (about a minute, once)`,
+  );
   const started = Date.now();
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(go, ['install', `go.k6.io/k6@${K6_VERSION}`], {

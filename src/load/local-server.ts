@@ -60,8 +60,14 @@ function faults(env: NodeJS.ProcessEnv): string[] {
  */
 export function localServerPlan(script: LoadScriptName, env: NodeJS.ProcessEnv): LocalServerPlan {
   const off = env.LOCAL_RATE_LIMIT?.trim().toLowerCase() === 'off';
-  const limit = off ? undefined : positiveInteger(env, 'LOCAL_RATE_LIMIT');
-  const windowSeconds = positiveInteger(env, 'LOCAL_RATE_WINDOW') ?? DEFAULT_RATE_LIMIT.windowSeconds;
+  // The smoke profile of the rate probe is meant for windows up to 10 s: the local server then
+  // offers one (100 per 10 s) unless told otherwise, so a first run is conclusive in about 20 s.
+  const smokeProbe = script === 'rate-limit' && env.LOAD_PROFILE?.trim().toLowerCase() === 'smoke';
+  const fallback = smokeProbe ? { limit: 100, windowSeconds: 10 } : DEFAULT_RATE_LIMIT;
+  const limit = off
+    ? undefined
+    : (positiveInteger(env, 'LOCAL_RATE_LIMIT') ?? (smokeProbe ? fallback.limit : undefined));
+  const windowSeconds = positiveInteger(env, 'LOCAL_RATE_WINDOW') ?? fallback.windowSeconds;
   const shaped = limiterShape(env);
   const rateLimit =
     off || (script === 'release' && limit === undefined)

@@ -208,6 +208,11 @@ describe('localServerPlan', () => {
       },
       description: expect.stringMatching(/token bucket of 25, 5\/s, tokens live 10 s, faults rate-limit-500/),
     });
+    expect(localServerPlan('rate-limit', { LOAD_PROFILE: 'smoke' }).options.rateLimit).toEqual({
+      limit: 100,
+      windowSeconds: 10,
+    });
+    expect(localServerPlan('release', { LOAD_PROFILE: 'smoke' }).options.rateLimit).toBeNull();
     expect(() => localServerPlan('rate-limit', { LOCAL_RATE_SHAPE: 'leaky' })).toThrow(
       /LOCAL_RATE_SHAPE="leaky"/,
     );
