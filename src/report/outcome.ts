@@ -17,6 +17,8 @@ export type Outcome =
 /** Project whose tests are the suite's own self-tests, never conformance checks. */
 export const SELF_PROJECT = 'self';
 
+/** What @vitest/runner notes on the tests of a run cancelled before they finished. */
+const VITEST_ABORTED_NOTE = 'The test run was aborted by the user.';
 export const NOT_RUN_REASON = 'not run (interrupted): the run ended before this check finished';
 const NO_SKIP_REASON = 'skipped (no reason given)';
 const MAX_REASON = 4000;
@@ -45,6 +47,10 @@ export function outcomeOf(test: TestCase): Outcome | undefined {
         reason: result.errors?.map(errorText).join('\n') || 'failed',
       };
     case 'skipped':
+      // A cancelled run (Ctrl-C, SIGTERM) marks what it did not finish skipped with vitest's note.
+      if (meta?.skipReason === undefined && result.note === VITEST_ABORTED_NOTE) {
+        return { kind: 'not-run', reason: NOT_RUN_REASON };
+      }
       // A check that skipped itself has run (its meta is set); a test skipped before it started
       // was left out by a filter, unless it was meant to run (mode 'run') and the run ended first.
       if (meta?.skipReason !== undefined || result.note) {

@@ -9,7 +9,7 @@ import { type InterruptSignal, markInterrupted, SIGNAL_EXIT_CODES } from '../rep
 export const GRACE_MS = 3000;
 // tsx relays a terminal's Ctrl-C to its child when the child is slow to acknowledge it, so one
 // keypress can arrive twice within a few milliseconds: that is not a second Ctrl-C.
-const REPEAT_MS = 500;
+export const REPEAT_MS = 500;
 
 export interface InterruptHandling {
   /** The signal that interrupted the run, if one did. */
@@ -26,12 +26,15 @@ export interface InterruptHandling {
 
 export interface InterruptOptions {
   graceMs?: number;
+  /** A second signal this soon after the first is a copy of it (default REPEAT_MS). */
+  repeatMs?: number;
   write?: (line: string) => void;
   exit?: (code: number) => never;
 }
 
 export function handleInterrupts(options: InterruptOptions = {}): InterruptHandling {
   const graceMs = options.graceMs ?? GRACE_MS;
+  const repeatMs = options.repeatMs ?? REPEAT_MS;
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let signal: InterruptSignal | undefined;
@@ -80,7 +83,7 @@ export function handleInterrupts(options: InterruptOptions = {}): InterruptHandl
       startGrace();
       return;
     }
-    if (name === signal && now - firstAt < REPEAT_MS) return;
+    if (name === signal && now - firstAt < repeatMs) return;
     write(`conformance: ${name} again: ending at once; the reports of this run may be missing`);
     removeTemporaryFiles();
     exit(SIGNAL_EXIT_CODES[name]);
