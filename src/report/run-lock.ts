@@ -38,12 +38,14 @@ function readHolder(path: string): Holder | undefined {
   return undefined;
 }
 
+function release(path: string): void {
+  // Only our own lock: a run that took over a stale lock must not lose it to us.
+  if (readHolder(path)?.pid === process.pid) rmSync(path, { force: true });
+  held.delete(path);
+}
+
 function releaseAll(): void {
-  for (const path of held) {
-    // Only our own lock: a run that took over a stale lock must not lose it to us.
-    if (readHolder(path)?.pid === process.pid) rmSync(path, { force: true });
-  }
-  held.clear();
+  for (const path of held) release(path);
 }
 
 /**
@@ -93,7 +95,8 @@ export function acquireRunLock(dir: string): string | undefined {
   return `cannot lock the reports folder ${resolve(dir)}: the lock file ${path} keeps coming back`;
 }
 
-/** Releases the lock now (the exit hook would anyway). */
-export function releaseRunLock(): void {
-  releaseAll();
+/** Releases the lock of one folder, or of every folder, now (the exit hook would anyway). */
+export function releaseRunLock(dir?: string): void {
+  if (dir === undefined) releaseAll();
+  else release(join(resolve(dir), LOCK_FILE));
 }

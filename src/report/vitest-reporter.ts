@@ -21,7 +21,7 @@ import { interruptedBy, interruptionProblem, SIGNAL_EXIT_CODES } from './interru
 import { renderJunit } from './junit.ts';
 import { reportsDir } from './reports-dir.ts';
 import { buildResults } from './results.ts';
-import { acquireRunLock } from './run-lock.ts';
+import { acquireRunLock, releaseRunLock } from './run-lock.ts';
 import { createScrubber } from './scrub.ts';
 import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
@@ -120,7 +120,11 @@ export default class ConformanceReporter implements Reporter {
     unhandledErrors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): Promise<void> {
-    this.writing ??= this.report(modules, unhandledErrors, reason);
+    // The folder is free again once this run's reports are in place (npm test runs the CLI after
+    // the conformance project, in the same folder).
+    this.writing ??= this.report(modules, unhandledErrors, reason).finally(() => {
+      if (!this.lockedOut) releaseRunLock(this.dir);
+    });
     return this.writing;
   }
 

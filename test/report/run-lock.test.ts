@@ -69,6 +69,18 @@ describe('acquireRunLock', () => {
     releaseRunLock();
   });
 
+  it('releases one folder and keeps the others', () => {
+    const a = folder('one');
+    const b = folder('other');
+    expect(acquireRunLock(a)).toBeUndefined();
+    expect(acquireRunLock(b)).toBeUndefined();
+    releaseRunLock(a);
+    expect(existsSync(join(a, LOCK_FILE))).toBe(false);
+    expect(existsSync(join(b, LOCK_FILE))).toBe(true);
+    releaseRunLock();
+    expect(existsSync(join(b, LOCK_FILE))).toBe(false);
+  });
+
   it('takes over a lock file left empty by a run that died while taking it', () => {
     const dir = folder('empty');
     writeFileSync(join(dir, LOCK_FILE), '');
