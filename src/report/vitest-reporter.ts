@@ -20,6 +20,7 @@ import { renderConsoleTable } from './console-table.ts';
 import { interruptedBy, interruptionProblem, SIGNAL_EXIT_CODES } from './interruption.ts';
 import { renderJunit } from './junit.ts';
 import { reportsDir } from './reports-dir.ts';
+import { makeFolder } from './reports-dir-check.ts';
 import { buildResults } from './results.ts';
 import { acquireRunLock, releaseRunLock } from './run-lock.ts';
 import { createScrubber } from './scrub.ts';
@@ -90,6 +91,8 @@ export default class ConformanceReporter implements Reporter {
   /** Locks the folder (the CLI has already, unless vitest runs directly), then rotates. */
   private async prepareFolder(): Promise<void> {
     try {
+      // A folder that cannot be made is named as such, not as a lock that could not be taken.
+      await makeFolder(this.dir);
       this.lockedOut = acquireRunLock(this.dir);
       if (this.lockedOut) {
         this.print(`\nconformance reporter: ${this.lockedOut}; this run writes no report\n`);
