@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { RateLimiter, rateLimitHeaders } from '../../src/reference/rate-limiter.ts';
 
 /** How many of n requests at `at` ms are accepted. */
-function burst(limiter: RateLimiter, limit: Parameters<RateLimiter['hit']>[1], at: number, n: number): number {
+function burst(
+  limiter: RateLimiter,
+  limit: Parameters<RateLimiter['hit']>[1],
+  at: number,
+  n: number,
+): number {
   let accepted = 0;
   for (let i = 0; i < n; i++) if (limiter.hit('k', limit, at).allowed) accepted++;
   return accepted;
