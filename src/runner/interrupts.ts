@@ -7,8 +7,8 @@ import { type InterruptSignal, markInterrupted, SIGNAL_EXIT_CODES } from '../rep
 
 /** How long the checks in flight get to finish (a request, a short wait) before the reports are written. */
 export const GRACE_MS = 3000;
-// tsx relays a terminal's Ctrl-C to its child when the child is slow to acknowledge it, so one
-// keypress can arrive twice within a few milliseconds: that is not a second Ctrl-C.
+// npm forwards the signal it gets to its script, and a terminal's Ctrl-C reaches the script
+// directly as well, so one keypress arrives twice within milliseconds: that is not a second Ctrl-C.
 export const REPEAT_MS = 500;
 
 export interface InterruptHandling {
