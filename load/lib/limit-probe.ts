@@ -363,8 +363,11 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   };
   // A long first wait (half a second or more) tells a window from a fast-refilling bucket.
   const firstWait = refill1.atMs - (first.refusedAtMs ?? first.endMs);
+  // A first burst as long as the wait may have run into the next window: its count is no yardstick.
+  const firstBurstReliable = first.endMs - first.startMs < firstWait / 2;
   if (
     firstWait >= 500 &&
+    firstBurstReliable &&
     second.accepted < first.accepted * 0.8 &&
     second.accepted >= Math.max(3, first.accepted * 0.2)
   ) {
@@ -372,7 +375,10 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   }
 
   // 3b. The whole allowance back at once: a fixed window. Its length is the time between two refills.
-  if (second.accepted >= Math.max(2, first.accepted * 0.5)) {
+  if (
+    second.accepted >= Math.max(2, first.accepted * 0.5) ||
+    (!firstBurstReliable && firstWait >= 500 && second.accepted >= 2)
+  ) {
     const refill2 = probe.waitForRefill(second.refusedAtMs ?? second.endMs, budget);
     if (!refill2) {
       return done({

@@ -6,7 +6,7 @@ import { isLoadScript, type LoadScriptName } from './scripts.ts';
 
 export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
   --profile NAME  LOAD_PROFILE of every script (smoke, load, stress, soak; docs/load.md says which apply)
-  anything else   passed to \`k6 run\` as it is (e.g. --env RATE_CEILING=60, --quiet);
+  anything else   passed to \`k6 run\` as it is (e.g. --env RATE_BUDGET=90s, --quiet);
                   after a second \`--\`, everything is passed to k6 unread
 Target and credentials come from .env and the environment (docs/load.md), never from --env.`;
 

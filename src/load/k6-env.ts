@@ -17,7 +17,7 @@ export const TARGET_VARIABLES = [
 ] as const;
 
 export interface K6EnvOptions {
-  /** The environment the CLI was started with (load variables such as RATE_CEILING pass through). */
+  /** The environment the CLI was started with (load variables such as RATE_BUDGET pass through). */
   base: NodeJS.ProcessEnv;
   reportDir: string;
   /** LOAD_PROFILE (the --profile option wins over the environment). */
@@ -26,7 +26,7 @@ export interface K6EnvOptions {
   petstore: boolean;
   /** Whether the script gets the control API (only a reference server has one). */
   control: boolean;
-  /** Defaults that the user's own variables override (e.g. RATE_WINDOW of the local server). */
+  /** Defaults that the user's own variables override (none today: the local server tells the scripts nothing). */
   defaults?: Record<string, string>;
 }
 

@@ -58,7 +58,9 @@ describe.skipIf(noK6)(
       if (!k6) throw new Error(MISSING_K6);
     });
 
-    describe.concurrent('measures every limiter shape within 20 %', () => {
+    // One after the other: timing is what is measured, and a 2-core machine shared with other probes
+    // would blur a 1 s window.
+    describe.sequential('measures every limiter shape within 20 %', () => {
       it('a 1 s fixed window of 20, RateLimit headers on: declared and observed agree', async () => {
         const { run, json, limit } = await probe({
           rateLimit: { limit: 20, windowSeconds: 1 },

@@ -83,6 +83,16 @@ describe('runLimitProbe', () => {
     },
   );
 
+  it('a fixed window whose first burst ran into the next window (a busy machine): not taken for a sliding one', () => {
+    const result = probe({
+      limit: { limit: 20, windowSeconds: 1 },
+      slowStart: { batches: 2, latencyMs: 1100 },
+    });
+    expect(result.limit.method).toMatch(/whole: a window/);
+    within(result.limit.burst, 20, 'burst');
+    within(result.limit.windowSeconds, 1, 'windowSeconds');
+  });
+
   it('a token bucket: capacity and refill rate', () => {
     const result = probe({
       limit: { limit: 25, windowSeconds: 1, shape: 'token-bucket', refillPerSecond: 5 },
