@@ -2,6 +2,8 @@
 // and SIGTERM mid-run write every report with the finished checks' outcomes and the rest "not run
 // (interrupted)", the verdict and exit code say interrupted (130, 143); a second Ctrl-C ends at
 // once. The folder starts with a cut-short results.json, which the history ignores, saying so.
+
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -17,6 +19,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { NOT_RUN_REASON } from '../../src/report/outcome.ts';
+import { ROOT } from '../support/run-node.ts';
 import { reportsProblems, startCli, targetEnv } from './conformance-child.ts';
 
 let slow: RunningReferenceServer;
@@ -93,6 +96,44 @@ describe.each([
       readFileSync(join(dir, 'junit.xml'), 'utf8'),
     );
     expect(JSON.stringify(junit)).toContain(`interrupted (${signal}`);
+  }, 120_000);
+});
+
+describe('Ctrl-C in a terminal running npm run conformance', () => {
+  // The terminal signals the whole process group: npm, and the CLI, which also gets npm's copy.
+  it('one keypress is one interrupt: ended by SIGINT (130), every report written', async () => {
+    const dir = join(root, 'npm');
+    mkdirSync(dir);
+    const child = spawn(
+      'npm',
+      ['run', '--silent', 'conformance', '--', '--area', 'errors', '--area', 'user'],
+      {
+        cwd: ROOT,
+        env: targetEnv(slow, dir),
+        detached: true,
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    const done = new Promise<string>((resolve) =>
+      child.on('close', (code, signal) => resolve(`${code ?? signal}`)),
+    );
+    const before = slow.control.requestCounts().total;
+    // Past the set-up: the checks' requests have begun.
+    while (slow.control.requestCounts().total < before + 4 && child.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    process.kill(-(child.pid ?? 0), 'SIGINT');
+    // npm ends the way its script did; on a signal it re-raises it, which the shell reports as 130.
+    expect(['130', 'SIGINT'], output).toContain(await done);
+    expect(conformanceLines(output).filter((l) => l.includes('SIGINT again'))).toEqual([]);
+    expect(reportsProblems(dir)).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).exitCode).toBe(130);
   }, 120_000);
 });
 
