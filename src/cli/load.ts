@@ -14,6 +14,7 @@ import { K6_ABORTED_BY_SIGNAL, loadExit } from '../load/exit-code.ts';
 import { findK6, K6_INSTALL_HINT } from '../load/find-k6.ts';
 import { k6Environment, reportDirFrom } from '../load/k6-env.ts';
 import { localServerPlan } from '../load/local-server.ts';
+import { planProblem } from '../load/plan-check.ts';
 import { unreachableReason } from '../load/preflight.ts';
 import { markInterrupted, readReport, reportVerdict } from '../load/run-outcome.ts';
 import { LOAD_SCRIPTS } from '../load/scripts.ts';
@@ -61,6 +62,18 @@ async function main(): Promise<void> {
       );
     }
   }
+
+  // The control API exists only where the CLI starts the reference server, or one is configured.
+  const controlAvailable =
+    script.control &&
+    settings.target !== 'production' &&
+    (settings.target === 'local' || settings.controlUrl !== undefined);
+  const problem = planProblem(
+    args.script,
+    { ...process.env, ...(args.profile !== undefined ? { LOAD_PROFILE: args.profile } : {}) },
+    controlAvailable,
+  );
+  if (problem) fail(`refusing to run ${args.script}: ${problem}`);
 
   const k6 = findK6();
   if (!k6) fail(K6_INSTALL_HINT);

@@ -75,6 +75,27 @@ describe.concurrent('npm run load:* refuses before starting k6', { timeout: 60_0
     );
   });
 
+  it('a plan the script would refuse: one line, exit 2, before k6 (flag-cache smoke against a remote target)', async () => {
+    const k6 = fakeK6();
+    dirs.push(k6.dir);
+    const run = await runLoadCli(['flag-cache', '--profile', 'smoke'], {
+      ...STAGING,
+      PATH: isolatedPath(k6.dir),
+    });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      "load: refusing to run flag-cache: the smoke profile cannot judge the flag cache of a remote target: a conclusive run polls for two 60 s windows and more (at least 150 s, and the target's flags must change meanwhile); use --profile load (150 s) or set FLAG_DURATION",
+    ]);
+    const soak = await runLoadCli(['rate-limit', '--profile', 'soak'], {
+      ...STAGING,
+      PATH: isolatedPath(k6.dir),
+    });
+    expect(oneLine(soak.stderr)).toEqual([
+      'load: refusing to run rate-limit: LOAD_PROFILE="soak" does not apply to rate-limit: expected one of smoke, load, stress',
+    ]);
+    expect(existsSync(k6.argvFile)).toBe(false);
+  });
+
   it('an unreachable target: one line, exit 2, k6 never started', async () => {
     const k6 = fakeK6();
     dirs.push(k6.dir);
