@@ -4,6 +4,9 @@
 // inconclusive (never passed). Short windows keep the whole file near 25 s of wall time.
 // Skipped only on a machine with neither k6 nor Go.
 
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { delimiter, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServerOptions } from '../../src/reference/index.ts';
@@ -17,10 +20,57 @@ import {
   reportDir,
   reports,
   runK6,
+  runK6At,
   verdict,
 } from './k6-run.ts';
 
 afterAll(removeReportDirs);
+
+/**
+ * A limiter written apart from the reference server, as another team might: windows aligned to the
+ * clock, X-RateLimit-* headers (reset as a Unix time), Retry-After as an HTTP date, the spec's body.
+ */
+async function independentLimiter(
+  limit: number,
+  windowSeconds: number,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const counts = new Map<number, number>();
+  const server = createServer((req, res) => {
+    const now = Date.now();
+    const index = Math.floor(now / (windowSeconds * 1000));
+    const resetAt = (index + 1) * windowSeconds * 1000;
+    const used = counts.get(index) ?? 0;
+    const headers = {
+      'content-type': 'application/json',
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - used - 1)),
+      'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+    };
+    if (!req.headers['x-api-key-id']) {
+      res
+        .writeHead(401, headers)
+        .end(JSON.stringify({ code: 'UNAUTHORIZED', message: 'no key', status_code: 401 }));
+      return;
+    }
+    if (used >= limit) {
+      // An HTTP date is whole seconds: the next full second at or after the reset.
+      const retryAt = new Date(Math.ceil(resetAt / 1000) * 1000).toUTCString();
+      res
+        .writeHead(429, { ...headers, 'retry-after': retryAt })
+        .end(JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status_code: 429 }));
+      return;
+    }
+    counts.set(index, used + 1);
+    res.writeHead(200, headers).end('{"data":[]}');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/api/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 interface Limit {
   burst?: number;
@@ -111,7 +161,34 @@ describe.skipIf(noK6)(
       });
     });
 
+    it('another server altogether: clock-aligned 2 s windows of 15, X-RateLimit-* with a Unix reset, Retry-After as an HTTP date', async () => {
+      const server = await independentLimiter(15, 2);
+      try {
+        const run = await runK6At('rate-limit', server.url, { LOAD_PROFILE: 'smoke' });
+        const { json } = reports(run, 'rate-limit');
+        const limit = (json.analysis as { limit: Limit }).limit;
+        say('independent aligned 2 s', '15 per 2 s', limit, run.wallMs);
+        expect(run.code, run.output).toBe(0);
+        within(limit.burst, 15, 'burst');
+        within(limit.windowSeconds, 2, 'windowSeconds');
+        within(limit.ratePerSecond, 7.5, 'ratePerSecond');
+        expect(limit.declared).toMatchObject({ quota: 15, sources: ['X-RateLimit-*', 'Retry-After'] });
+        expect(verdict(json, 'what the headers declare')?.ok).toBe(true);
+      } finally {
+        await server.close();
+      }
+    });
+
     describe.concurrent('fails on the limiter faults', () => {
+      it('retry-after-too-short: a request sent after the announced wait is refused', async () => {
+        const { run, json } = await probe({
+          rateLimit: { limit: 10, windowSeconds: 3 },
+          faults: ['retry-after-too-short'],
+        });
+        expect(run.code).toBe(99);
+        expect(verdict(json, 'a request after waiting')?.ok).toBe(false);
+      });
+
       it('rate-limit-no-body: 429 without the error body', async () => {
         const { run, json, junit } = await probe({
           rateLimit: { limit: 10, windowSeconds: 1 },

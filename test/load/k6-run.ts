@@ -90,6 +90,46 @@ export async function runK6(
   }
 }
 
+/** Runs one script with k6 against any server on this machine (API key credentials given). */
+export async function runK6At(
+  script: LoadScriptName,
+  apiBaseUrl: string,
+  variables: Record<string, string>,
+): Promise<K6Run> {
+  if (!k6) throw new Error(MISSING_K6);
+  const dir = reportDir(`k6-${script}-`);
+  const secret = 'independent-server-secret';
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    K6_NO_USAGE_REPORT: 'true',
+    CONFORMANCE_TARGET: 'local',
+    API_BASE_URL: apiBaseUrl,
+    API_KEY_ID: 'independent-key',
+    API_KEY_SECRET: secret,
+    K6_REPORT_DIR: dir,
+    ...variables,
+  };
+  const started = Date.now();
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(
+      k6 as string,
+      ['run', '--quiet', '--address', '127.0.0.1:0', join(ROOT, LOAD_SCRIPTS[script].file)],
+      { env },
+    );
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => {
+      text += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      text += c.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ code: c, output: text }));
+  });
+  return { code, output, reportDir: dir, secrets: [secret], wallMs: Date.now() - started };
+}
+
 /** The three handleSummary files: present, well-formed, consistent, free of secrets. */
 export function reports(run: K6Run, script: string): { json: LoadReport; junit: string; markdown: string } {
   const base = join(run.reportDir, `k6-${script}`);
