@@ -2,7 +2,7 @@
 // signalled while it runs, its exit code and output collected; and the checks every report that
 // exists must pass (complete, parseable, results.json valid by its schema).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -110,14 +110,24 @@ export function reportProblem(name: string, text: string): string | undefined {
 
 export const REPORTS = ['results.json', 'previous-results.json', 'summary.md', 'index.html', 'junit.xml'];
 
-/** Every problem of the reports in the folder (hidden temporary files are not reports). */
-export function reportsProblems(dir: string): string[] {
+/**
+ * Every problem of the reports in the folder (hidden temporary files are not reports). With `seen`,
+ * a file whose inode, size and time are unchanged since the last look is not read again (a reader
+ * polling every few milliseconds would otherwise spend the machine on parsing).
+ */
+export function reportsProblems(dir: string, seen?: Map<string, string>): string[] {
   if (!existsSync(dir)) return [];
   const problems: string[] = [];
   for (const name of readdirSync(dir)) {
     if (!REPORTS.includes(name)) continue;
     let text: string;
     try {
+      if (seen) {
+        const s = statSync(join(dir, name));
+        const key = `${s.ino}:${s.size}:${s.mtimeMs}`;
+        if (seen.get(name) === key) continue;
+        seen.set(name, key);
+      }
       text = readFileSync(join(dir, name), 'utf8');
     } catch {
       continue; // renamed away between the listing and the read
