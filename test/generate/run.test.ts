@@ -93,6 +93,25 @@ describe('each new fault is caught, with its rule', () => {
     expect(run.exchanges.length).toBeGreaterThan(0);
   });
 
+  // The valid-request checks of the other operations, failed by faults of other areas' rules.
+  it.each([
+    [
+      'token-missing-access-token',
+      'createToken',
+      /answered 200 that breaks the schema: \/access_token is required/,
+    ],
+    ['page-beyond-last-200', 'listCustomers', /page=4 answered 200, though page 4 is beyond the last page 3/],
+    ['user-me-array', 'getCurrentUser', /answered 200 that breaks the schema/],
+    ['flags-html', 'listFeatureFlags', /not JSON \(text\/html/],
+    ['pet-status-outside-enum', 'listPets', /status must be one of/],
+    ['pet-id-as-string', 'showPetById', /\/id must be integer/],
+  ] as const)('%s: %s valid requests fail GNR-02', async (fault, operationId, message) => {
+    const { config } = await target({ faults: [fault] });
+    const run = await generated(config, operationId, 'valid');
+    expect(run.failure?.rule).toBe('GNR-02');
+    expect(run.failure?.message).toMatch(message);
+  });
+
   it('a shrunk failure is the smallest: the tag is kept, optional fields that do not matter are not', async () => {
     const { config } = await target({ faults: ['pet-tag-refused'] });
     const run = await generated(config, 'createPets', 'valid', 11);
