@@ -37,7 +37,11 @@ export interface ResultsInput {
   problems: readonly string[];
   /** Outcome of the self-test files of this run (path -> passed/failed), for client-scoped rules. */
   selfTests?: ReadonlyMap<string, 'passed' | 'failed'>;
+  /** The run was interrupted: a rule with no check seen may have had checks not yet loaded. */
+  interrupted?: boolean;
 }
+
+export const NOT_LOADED_NOTE = 'not run (interrupted): the run ended before its checks were loaded';
 
 /** failed > passed > skipped: one failing check fails the rule. */
 function statusOf(checks: readonly CheckResult[]): RuleStatus {
@@ -68,6 +72,8 @@ function ruleResult(rule: Rule, input: ResultsInput): RuleResult {
   if (input.coverage.get(rule.id)?.length) {
     return { ...base, status: 'skipped', note: 'its checks did not run in this run' };
   }
+  // "No check covers it" would be a claim this run cannot make: its suites were not all loaded.
+  if (input.interrupted) return { ...base, status: 'skipped', note: NOT_LOADED_NOTE };
   return { ...base, status: 'uncovered' };
 }
 

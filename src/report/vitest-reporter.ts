@@ -166,6 +166,7 @@ export default class ConformanceReporter implements Reporter {
         filtered: collected.filtered,
         problems: collected.problems,
         selfTests: collected.selfTests,
+        interrupted: signal !== undefined,
       });
       const interrupted = signal ? { ...built, exitCode: SIGNAL_EXIT_CODES[signal] } : built;
       const results = await writeReports(this.dir, interrupted, scrubber, (line) =>
