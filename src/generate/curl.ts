@@ -1,30 +1,9 @@
 // A generated request as a curl command a person can paste: one line, the target's real URL, and
 // every secret written as a shell variable ($CLIENT_SECRET, $API_KEY_SECRET, $ACCESS_TOKEN), never
-// its value. (A general "reproduce with curl" helper for every check is being built beside the
-// reports; this one knows the generated request's exact bytes, raw bodies included.)
-import type { ApiRequest } from '../client/index.ts';
+// its value; raw bodies byte for byte.
+import { curlOf } from '../client/curl.ts';
+import { type ApiRequest, REDACTED, type RecordedExchange } from '../client/index.ts';
 import type { TargetConfig } from '../config/index.ts';
-
-/** Single-quoted for a POSIX shell. */
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
-/** Quoted text in which each secret becomes "$NAME" (the quote is closed around the variable). */
-function quoteWith(text: string, secrets: readonly (readonly [string, string])[]): string {
-  let parts: (string | { variable: string })[] = [text];
-  for (const [value, variable] of secrets) {
-    if (!value) continue;
-    parts = parts.flatMap((part) => {
-      if (typeof part !== 'string') return [part];
-      const pieces = part.split(value);
-      return pieces.flatMap((piece, i) => (i === 0 ? [piece] : [{ variable }, piece]));
-    });
-  }
-  return (
-    parts
-      .map((part) => (typeof part === 'string' ? (part === '' ? '' : quote(part)) : `"$${part.variable}"`))
-      .join('') || "''"
-  );
-}
 
 function secretsOf(config: TargetConfig) {
   return [
@@ -42,32 +21,40 @@ export function hideSecrets(text: string, config: TargetConfig): string {
   return out;
 }
 
+/**
+ * The request as the client would send it, redacted as the recorder redacts an exchange, rendered by
+ * the one curl renderer of the reports (src/client/curl.ts): secrets become $VARIABLES there.
+ */
 export function curlCommand(req: ApiRequest, config: TargetConfig): string {
-  const secrets = secretsOf(config);
   const base = req.service === 'main' ? config.apiBaseUrl : config.petstoreBaseUrl;
   const url = new URL(req.path.replace(/^\/+/, ''), base.endsWith('/') ? base : `${base}/`);
   for (const [name, value] of Object.entries(req.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
-  const args = ['curl', '-sS', '-i', '-X', req.method, quote(url.toString())];
-  const header = (text: string) => args.push('-H', quoteWith(text, secrets));
+  const headers: Record<string, string> = {};
   if (req.auth === 'apiKey') {
-    header(`x-api-key-id: ${config.credentials.apiKeyId}`);
-    args.push('-H', `"x-api-key-secret: $API_KEY_SECRET"`);
+    headers['x-api-key-id'] = config.credentials.apiKeyId;
+    headers['x-api-key-secret'] = REDACTED;
   } else if (req.auth === 'bearer') {
-    args.push('-H', `"Authorization: Bearer $ACCESS_TOKEN"`);
+    headers.authorization = `Bearer ${REDACTED}`;
   }
   let body: string | undefined;
-  let type: string | undefined;
   if (req.rawBody !== undefined) {
     body = req.rawBody;
-    type = req.contentType;
+    if (req.contentType !== undefined) headers['content-type'] = req.contentType;
   } else if (req.body !== undefined) {
     body = JSON.stringify(req.body);
-    type = req.contentType ?? 'application/json';
+    headers['content-type'] = req.contentType ?? 'application/json';
   }
-  if (type !== undefined) header(`content-type: ${type}`);
-  // An empty body is still sent (curl --data-raw '' sends Content-Length: 0).
-  if (body !== undefined) args.push('--data-raw', quoteWith(body, secrets));
-  return args.join(' ');
+  const redact = (text: string) =>
+    secretsOf(config).reduce((out, [value]) => (value ? out.split(value).join(REDACTED) : out), text);
+  const exchange: RecordedExchange = {
+    method: req.method,
+    url: url.toString(),
+    requestHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v)])),
+    startedAt: '',
+    durationMs: 0,
+  };
+  if (body !== undefined) exchange.requestBody = redact(body);
+  return curlOf(exchange);
 }

@@ -1,7 +1,8 @@
 // The closing console output of a conformance run: areas by passed/failed/skipped, the failing
 // checks with the exchange that failed and a command to reproduce it, the rules the run did not
 // check and what would check them, where the reports are, and last the verdict and the exit code.
-import { curlOf, failingExchange, failingExchangeText } from './reproduce.ts';
+import { curlOf } from '../client/curl.ts';
+import { failingExchange, failingExchangeText } from './reproduce.ts';
 import { EXIT_MEANINGS } from './results.ts';
 import type { CheckResult, ConformanceResults } from './types.ts';
 import { uncheckedLines, verdictOf } from './verdict.ts';

@@ -1,9 +1,11 @@
 // reports/index.html: one self-contained page (inline style and script, no URL fetched, a CSP that
 // forbids any) rendered on the server side, so it reads even with scripts off. Every value from a
 // run is HTML-escaped; bodies are capped for display (results.json keeps the recorded length).
+
+import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
-import { curlOf, failingExchange } from './reproduce.ts';
+import { failingExchange } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';

@@ -5,7 +5,8 @@
 // property shows in no CI interface; a failure is what every CI displays, and its type says it
 // does not fail the run (the exit code, not the JUnit file, decides the job).
 // Run problems (a suite that could not load, an unreachable target) are <error> test cases.
-import { curlOf, failingExchange, failingExchangeText } from './reproduce.ts';
+import { curlOf } from '../client/curl.ts';
+import { failingExchange, failingExchangeText } from './reproduce.ts';
 import type { CheckResult, ConformanceResults } from './types.ts';
 
 export const JUNIT_SUITE_NAME = 'payments-crm conformance';

@@ -2,7 +2,8 @@
 // verdict with its coverage, totals, failing rules first with their reasons and a command to
 // reproduce each failure, SHOULD failures apart, then what changed since the previous run against
 // the same target, skipped checks with why, the rules not checked, and a table of rules per area.
-import { curlOf, failingExchange, failingExchangeText } from './reproduce.ts';
+import { curlOf } from '../client/curl.ts';
+import { failingExchange, failingExchangeText } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';
