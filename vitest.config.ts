@@ -7,6 +7,9 @@ export default defineConfig({
         test: {
           name: 'self',
           include: ['test/**/*.test.ts'],
+          // Many self-tests start servers and child processes: on a busy 2-core machine vitest's
+          // 5 s default failed tests that were only slow. A hung test still fails, at 20 s.
+          testTimeout: 20_000,
           // After the conformance suites (their own worker count needs their own group).
           sequence: { groupOrder: 1 },
         },
