@@ -2,7 +2,7 @@
 // error body) cover a route added to schemas/ with no new test code.
 import type { ApiRequest } from '../client/index.ts';
 import type { TargetConfig } from '../config/index.ts';
-import type { OperationInfo } from '../contract/index.ts';
+import { buildOperationUrlPath, type OperationInfo } from '../contract/index.ts';
 
 type Auth = ApiRequest['auth'];
 
@@ -26,15 +26,13 @@ export function requestFor(
   auth: Auth,
   pathParams: Record<string, string> = {},
 ): ApiRequest {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_: string, name: string) =>
-    encodeURIComponent(pathParams[name] ?? '1'),
-  );
+  // A missing path parameter is an error (from the one path filler), never a made-up id.
+  const path = buildOperationUrlPath(op, pathParams);
   const body = BODIES[op.operationId]?.(config);
   return {
     service: op.service,
     method: op.method.toUpperCase() as ApiRequest['method'],
-    // Paths in the documents start with '/'; the client resolves them against the service base.
-    path: path.replace(/^\//, ''),
+    path,
     auth,
     renew: false,
     ...(body === undefined ? {} : { body }),
