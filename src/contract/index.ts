@@ -13,8 +13,6 @@ export {
   type Validation,
   validateComponent,
   validateErrorBody,
-  validatePagedEnvelope,
   validatePet,
-  validatePets,
   validateResponse,
 } from './validators.ts';

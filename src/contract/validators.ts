@@ -124,7 +124,4 @@ export function validateComponent(service: Service, name: string, body: unknown)
 }
 
 export const validateErrorBody = (body: unknown): Validation => validateComponent('main', 'ErrorBody', body);
-export const validatePagedEnvelope = (body: unknown): Validation =>
-  validateComponent('main', 'PagedEnvelope', body);
 export const validatePet = (body: unknown): Validation => validateComponent('petstore', 'Pet', body);
-export const validatePets = (body: unknown): Validation => validateComponent('petstore', 'Pets', body);

@@ -477,7 +477,3 @@ const byId = new Map(RULES.map((r) => [r.id, r]));
 export function findRule(id: string): Rule | undefined {
   return byId.get(id);
 }
-
-export function rulesOfArea(area: Area): Rule[] {
-  return RULES.filter((r) => r.area === area);
-}

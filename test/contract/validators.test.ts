@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   responseKeyFor,
+  validateComponent,
   validateErrorBody,
-  validatePagedEnvelope,
   validatePet,
   validateResponse,
 } from '../../src/contract/index.ts';
+
+const pagedEnvelope = (body: unknown) => validateComponent('main', 'PagedEnvelope', body);
 
 const errorBody = {
   id: 'req-1',
@@ -58,13 +60,13 @@ describe('error body', () => {
 
 describe('paged envelope and responses', () => {
   it('accepts the envelope and keeps customer items open', () => {
-    expect(validatePagedEnvelope(envelope)).toEqual({ valid: true });
+    expect(pagedEnvelope(envelope)).toEqual({ valid: true });
     expect(validateResponse('listCustomers', 200, envelope)).toEqual({ valid: true });
   });
 
   it('refuses pagination numbers given as strings and a missing extra', () => {
     const { extra: _extra, ...noExtra } = envelope;
-    expect(validatePagedEnvelope(noExtra).valid).toBe(false);
+    expect(pagedEnvelope(noExtra).valid).toBe(false);
     const asStrings = { ...envelope, pagination: { ...envelope.pagination, total_items: '137' } };
     expect(validateResponse('listCustomers', 200, asStrings).valid).toBe(false);
   });
