@@ -20,8 +20,8 @@ import { inInit } from './lib/init.ts';
 import { bearerHeaders, bodyText, get, issueToken, type Response } from './lib/k6/http.ts';
 import { pageCount } from './lib/pages.ts';
 import { readReleasePlan, releaseThresholds, USER_ERRORS } from './lib/release-plan.ts';
-import { parseRetryAfter } from './lib/retry-after.ts';
 import { VuSession } from './lib/session.ts';
+import { retryAfterSeconds } from './lib/shared/retry-after.ts';
 import type { K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
 import { buildReport } from './lib/summary/report.ts';
@@ -67,7 +67,7 @@ function call(url: string, endpoint: string, name: string): Response {
   userErrors.add(response.status < 200 || response.status >= 300, { endpoint });
   if (response.status === 429) {
     rateLimited.add(1, { endpoint });
-    sleep(Math.min(30, parseRetryAfter(response.headers['Retry-After'], Date.now()) ?? 1));
+    sleep(Math.min(30, retryAfterSeconds(response.headers['Retry-After'], Date.now()) ?? 1));
   }
   return response;
 }

@@ -13,7 +13,7 @@ import {
   header,
   NOTHING_DECLARED,
 } from './rate-headers.ts';
-import { parseRetryAfter } from './retry-after.ts';
+import { retryAfterSeconds } from './shared/retry-after.ts';
 
 export interface ProbeAnswer {
   status: number;
@@ -184,7 +184,7 @@ class Probe {
       }
       t.limited++;
       const problems = errorBodyProblems(a.body, 429);
-      const wait = parseRetryAfter(header(a.headers, 'retry-after'), a.receivedAtMs);
+      const wait = retryAfterSeconds(header(a.headers, 'retry-after'), a.receivedAtMs);
       if (wait === undefined) problems.push('no usable Retry-After');
       if (problems.length) {
         t.malformed429++;
@@ -228,7 +228,7 @@ class Probe {
       if (acceptedNow > 0) lastAcceptedBatchMs = batchMs;
       const refusal = answers.find((a) => isRefusal(a.status));
       if (refusal) {
-        const wait = parseRetryAfter(header(refusal.headers, 'retry-after'), refusal.receivedAtMs);
+        const wait = retryAfterSeconds(header(refusal.headers, 'retry-after'), refusal.receivedAtMs);
         return {
           accepted,
           refused: true,

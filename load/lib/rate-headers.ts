@@ -3,7 +3,7 @@
 // "p";q=20;w=1` and `RateLimit: "p";r=19;t=1`, and the older `RateLimit-Limit`/`-Remaining`/`-Reset`
 // and `RateLimit: limit=20, remaining=19, reset=1`), the common X-RateLimit-* headers and
 // Retry-After. Pure: the probe compares what is declared with what it measures.
-import { parseRetryAfter } from './retry-after.ts';
+import { retryAfterSeconds } from './shared/retry-after.ts';
 
 export interface DeclaredLimit {
   /** Requests allowed per window (q, X-RateLimit-Limit, ...). */
@@ -100,7 +100,7 @@ export function declaredFrom(
     if (limit !== undefined || remaining !== undefined || reset !== undefined) note(name);
   }
   if (status === 429) {
-    const wait = parseRetryAfter(header(headers, 'retry-after'), nowMs);
+    const wait = retryAfterSeconds(header(headers, 'retry-after'), nowMs);
     if (wait !== undefined) {
       next.retryAfterSeconds = Math.max(next.retryAfterSeconds ?? 0, wait);
       note('Retry-After');

@@ -1,7 +1,11 @@
 // 429 handling for the suite's own traffic: honour Retry-After, within a bounded number of retries
 // and a bounded total wait, so a throttled target slows a run down but never hangs it.
 import { setTimeout as delay } from 'node:timers/promises';
+import { parseRetryAfter } from '../../load/lib/shared/retry-after.ts';
 import type { ApiResponse, RetryPolicy } from './types.ts';
+
+// The one Retry-After grammar is shared with the k6 scripts (k6-safe, so it lives in load/lib/shared/).
+export { parseRetryAfter };
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 3,
@@ -10,18 +14,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   sleep: (ms) => delay(ms),
   now: () => Date.now(),
 };
-
-/** Milliseconds to wait: delta-seconds or an HTTP-date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // Only the date forms HTTP allows contain a comma or a GMT; a bare number was handled above.
-  if (!/[a-z]/i.test(trimmed)) return undefined;
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
-}
 
 /** Sends, and after a 429 waits as told and sends again, within the policy's bounds. */
 export async function with429Retries(

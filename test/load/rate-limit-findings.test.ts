@@ -7,7 +7,7 @@ import type { ProbeResult } from '../../load/lib/limit-probe.ts';
 import { declaredFrom, NOTHING_DECLARED } from '../../load/lib/rate-headers.ts';
 import { disagreements, rateLimitFindings } from '../../load/lib/rate-limit-findings.ts';
 import { readRatePlan } from '../../load/lib/rate-plan.ts';
-import { parseRetryAfter } from '../../load/lib/retry-after.ts';
+import { retryAfterSeconds } from '../../load/lib/shared/retry-after.ts';
 
 const WINDOW: ProbeResult = {
   limit: {
@@ -232,16 +232,16 @@ describe('judging one 429', () => {
 
   it('reads Retry-After as seconds or an HTTP date, and nothing else', () => {
     const now = Date.parse('2026-11-23T10:00:00Z');
-    expect(parseRetryAfter('7', now)).toBe(7);
-    expect(parseRetryAfter(' 0 ', now)).toBe(0);
-    expect(parseRetryAfter('Mon, 23 Nov 2026 10:00:30 GMT', now)).toBe(30);
-    expect(parseRetryAfter('Mon, 23 Nov 2026 09:59:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter(undefined, now)).toBeUndefined();
-    expect(parseRetryAfter(null, now)).toBeUndefined();
-    expect(parseRetryAfter('-1', now)).toBeUndefined();
-    expect(parseRetryAfter('1.5', now)).toBeUndefined();
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter('2026-11-23T10:00:30Z', now)).toBeUndefined();
+    expect(retryAfterSeconds('7', now)).toBe(7);
+    expect(retryAfterSeconds(' 0 ', now)).toBe(0);
+    expect(retryAfterSeconds('Mon, 23 Nov 2026 10:00:30 GMT', now)).toBe(30);
+    expect(retryAfterSeconds('Mon, 23 Nov 2026 09:59:00 GMT', now)).toBe(0);
+    expect(retryAfterSeconds(undefined, now)).toBeUndefined();
+    expect(retryAfterSeconds(null, now)).toBeUndefined();
+    expect(retryAfterSeconds('-1', now)).toBeUndefined();
+    expect(retryAfterSeconds('1.5', now)).toBeUndefined();
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+    expect(retryAfterSeconds('2026-11-23T10:00:30Z', now)).toBeUndefined();
   });
 
   it('recognises SESSION_EXPIRED by its code', () => {

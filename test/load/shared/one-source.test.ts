@@ -1,0 +1,44 @@
+// The rules both sides of the k6 boundary apply live once, in load/lib/shared/: k6-safe modules
+// (no Node, no k6 imports) that the suite (src/) and the k6 scripts (load/) both import. These
+// tests fail when a second copy of a rule comes back on either side.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseRetryAfter } from '../../../load/lib/shared/retry-after.ts';
+import { parseRetryAfter as clientParse } from '../../../src/client/index.ts';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const SHARED = join(ROOT, 'load/lib/shared');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const PRODUCT = [...tsFiles(join(ROOT, 'src')), ...tsFiles(join(ROOT, 'load'))].filter(
+  (path) => !path.startsWith(SHARED),
+);
+
+/** Product files (outside load/lib/shared/) whose code matches the pattern. */
+function definedOutsideShared(pattern: RegExp): string[] {
+  return PRODUCT.filter((path) => pattern.test(readFileSync(path, 'utf8'))).map((path) =>
+    relative(ROOT, path),
+  );
+}
+
+describe('load/lib/shared/', () => {
+  it('is k6-safe: its modules import only each other', () => {
+    for (const path of tsFiles(SHARED)) {
+      const imports = [...readFileSync(path, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      for (const target of imports) expect(target, relative(ROOT, path)).toMatch(/^\.\/[\w-]+\.ts$/);
+    }
+  });
+
+  it('holds the one Retry-After grammar: the client uses it, nobody parses the header again', () => {
+    expect(clientParse).toBe(parseRetryAfter);
+    expect(definedOutsideShared(/function\s+(parseRetryAfter|retryAfterSeconds)\b/)).toEqual([]);
+  });
+});
