@@ -8,6 +8,7 @@ import {
   createApiClient,
   createRecorder,
   type ExchangeRecorder,
+  firstLine,
   type RecordedExchange,
 } from '../client/index.ts';
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
@@ -74,11 +75,6 @@ export function area(name: Area, body: () => void): void {
 
 function levelOf(rules: string[]): RuleLevel {
   return rules.every((id) => findRule(id)?.level === 'SHOULD') ? 'SHOULD' : 'MUST';
-}
-
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0] ?? text;
 }
 
 /** CONFORMANCE_VERBOSE=1 keeps the stack frames of a check failure (for debugging the suite itself). */
@@ -174,7 +170,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         plainFailure(error);
         if (level === 'SHOULD' && !config.strict) {
           // Reported as a non-strict failure; only CONFORMANCE_STRICT=1 makes it fail the run.
-          meta.softFailure = messageOf(error);
+          meta.softFailure = firstLine(error);
           await ctx.annotate(`non-strict failure (SHOULD): ${meta.softFailure}`, 'warning');
           return;
         }

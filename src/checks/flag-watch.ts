@@ -17,6 +17,7 @@ import {
   type ApiResponse,
   createApiClient,
   createRecorder,
+  firstLine,
   type RecordedExchange,
 } from '../client/index.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
@@ -98,7 +99,7 @@ export async function watchFlags(
       const res = await client.request(req);
       return { res, sentAtMs, atMs: since() };
     } catch (error) {
-      transportErrors.push((error as Error).message.split('\n')[0] ?? String(error));
+      transportErrors.push(firstLine(error));
       return { sentAtMs, atMs: since() };
     }
   };

@@ -3,6 +3,7 @@
 // code of the README: 0 every check passed, 1 a check failed, 2 a configuration or connection problem,
 // 130 / 143 interrupted by SIGINT / SIGTERM (the reports say what ran).
 import { parseArgs } from 'node:util';
+import { firstLine } from '../client/errors.ts';
 import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
 import { reportsDir } from '../report/reports-dir.ts';
 import { reportsDirProblem } from '../report/reports-dir-check.ts';
@@ -36,7 +37,7 @@ function parse() {
       allowPositionals: false,
     }).values;
   } catch (error) {
-    fail(`${(error as Error).message.split('\n')[0]}\n${USAGE}`);
+    fail(`${firstLine(error)}\n${USAGE}`);
   }
 }
 
@@ -120,4 +121,4 @@ async function main(): Promise<void> {
   fail(`the run ended without results (reports in ${reportsDir()}); see the messages above`);
 }
 
-main().catch((error: unknown) => fail((error as Error)?.message?.split('\n')[0] ?? String(error)));
+main().catch((error: unknown) => fail(firstLine(error)));

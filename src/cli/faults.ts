@@ -2,6 +2,7 @@
 // Prints the fault matrix (src/runner/fault-matrix.ts). Exit 0 when every fault is caught by a
 // check of its rule and every conformant server passes, 1 when not, 2 on bad arguments.
 import { parseArgs } from 'node:util';
+import { firstLine } from '../client/errors.ts';
 import { FAULTS } from '../reference/index.ts';
 import { buildMatrix, renderMatrix } from '../runner/fault-matrix.ts';
 
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
       strict: true,
     }).values;
   } catch (error) {
-    process.stderr.write(`faults: ${(error as Error).message.split('\n')[0]}\n${USAGE}\n`);
+    process.stderr.write(`faults: ${firstLine(error)}\n${USAGE}\n`);
     process.exit(2);
   }
   if (values.help) {
@@ -44,6 +45,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`faults: ${(error as Error)?.message?.split('\n')[0]}\n`);
+  process.stderr.write(`faults: ${firstLine(error)}\n`);
   process.exit(2);
 });

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { firstLine } from '../client/errors.ts';
 import { formatProblems, guard, loadSettings, resolveTarget } from '../config/index.ts';
 import { LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../load/args.ts';
 import { K6_ABORTED_BY_SIGNAL, loadExit } from '../load/exit-code.ts';
@@ -15,7 +16,7 @@ import { findK6, K6_INSTALL_HINT } from '../load/find-k6.ts';
 import { k6Environment, reportDirFrom } from '../load/k6-env.ts';
 import { localServerPlan } from '../load/local-server.ts';
 import { planProblem } from '../load/plan-check.ts';
-import { unreachableReason } from '../load/preflight.ts';
+import { targetUnreachable } from '../load/preflight.ts';
 import { markInterrupted, readReport, reportVerdict } from '../load/run-outcome.ts';
 import { LOAD_SCRIPTS } from '../load/scripts.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
@@ -25,10 +26,6 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 function fail(message: string): never {
   process.stderr.write(`load: ${message}\n`);
   process.exit(2);
-}
-
-function firstLine(error: unknown): string {
-  return ((error as Error)?.message ?? String(error)).split('\n')[0] ?? 'unknown error';
 }
 
 async function main(): Promise<void> {
@@ -98,7 +95,7 @@ async function main(): Promise<void> {
   }
   const config = resolveTarget(settings, server);
 
-  const unreachable = await unreachableReason(config.apiBaseUrl, Math.min(config.requestTimeoutMs, 10_000));
+  const unreachable = await targetUnreachable(config);
   if (unreachable) {
     await server?.close();
     fail(`${unreachable} (API_BASE_URL of the ${config.target} target)`);

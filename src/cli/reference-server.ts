@@ -5,6 +5,7 @@
 // Starts the embedded reference server and prints its base URLs and the credentials it accepts
 // (the local demo values, printed on purpose). Bad arguments: one line, exit 2.
 import { parseArgs } from 'node:util';
+import { firstLine } from '../client/errors.ts';
 import {
   DEFAULT_CREDENTIALS,
   FAULTS,
@@ -124,7 +125,7 @@ function parseCommand(argv: string[]): Command {
       allowPositionals: false,
     }).values;
   } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+    throw new UsageError(firstLine(error));
   }
   if (values.help) throw new UsageError(USAGE);
   const faults = (values.fault as string[] | undefined) ?? [];
@@ -195,7 +196,7 @@ async function main(): Promise<void> {
     return;
   }
   const server = await startReferenceServer(command.options).catch((error: Error) => {
-    process.stderr.write(`${error.message.split('\n')[0]}\n`);
+    process.stderr.write(`${firstLine(error)}\n`);
     process.exit(2);
   });
   const c = DEFAULT_CREDENTIALS;
@@ -232,6 +233,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`reference-server: ${(error as Error)?.message?.split('\n')[0]}\n`);
+  process.stderr.write(`reference-server: ${firstLine(error)}\n`);
   process.exit(2);
 });

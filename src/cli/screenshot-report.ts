@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { firstLine } from '../client/errors.ts';
 import { reportsDir } from '../report/reports-dir.ts';
 
 const USAGE =
@@ -48,7 +49,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`report:screenshot: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`);
+    process.stderr.write(`report:screenshot: ${firstLine(error)}\n`);
     process.exitCode = 2;
   },
 );

@@ -20,6 +20,17 @@ export class TransportError extends Error {
   }
 }
 
+/** The first line of an error's message (or of a text): what a one-line report or log shows. */
+export function firstLine(error: unknown): string {
+  const text =
+    typeof error === 'string'
+      ? error
+      : error instanceof Error || typeof (error as { message?: unknown })?.message === 'string'
+        ? String((error as { message: string }).message)
+        : String(error);
+  return text.split('\n')[0] ?? text;
+}
+
 /** Non-JSON where JSON was expected. */
 export class ResponseFormatError extends Error {
   override name = 'ResponseFormatError';
@@ -54,6 +65,20 @@ export function pathOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+// A target that answers, however badly (a body over the cap, say), is there to be checked.
+const UNREACHABLE_KINDS: ReadonlySet<TransportErrorKind> = new Set([
+  'dns',
+  'refused',
+  'timeout',
+  'reset',
+  'tls',
+]);
+
+/** The one verdict on reachability: why the target cannot be reached, or undefined if it answered. */
+export function unreachableReason(error: unknown): string | undefined {
+  return error instanceof TransportError && UNREACHABLE_KINDS.has(error.kind) ? error.message : undefined;
 }
 
 interface ErrorLike {

@@ -2,10 +2,12 @@
 export { type ClientOptions, createApiClient } from './api-client.ts';
 export {
   expectJson,
+  firstLine,
   ResponseFormatError,
   TokenError,
   TransportError,
   type TransportErrorKind,
+  unreachableReason,
 } from './errors.ts';
 export { createRecorder, MAX_RECORDED_BODY } from './recorder.ts';
 export { createRedactor, REDACTED, type Redactor } from './redact.ts';

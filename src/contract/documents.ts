@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { firstLine } from '../client/errors.ts';
 
 export type Service = 'main' | 'petstore';
 
@@ -41,7 +42,7 @@ export function loadDocument(service: Service): ContractDocument {
   try {
     doc = parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const reason = firstLine(error);
     throw new Error(`cannot load the OpenAPI document schemas/${FILES[service]}: ${reason}`);
   }
   if (!isObject(doc) || typeof doc.openapi !== 'string' || !doc.openapi.startsWith('3.1')) {

@@ -1,4 +1,5 @@
 // One generated request, sent and judged; a create that was accepted is read back.
+import { firstLine } from '../client/errors.ts';
 import type { ApiClient, ApiRequest, ApiResponse, RecordedExchange } from '../client/index.ts';
 import { findOperation } from '../contract/index.ts';
 import { withFreshIds } from './fresh-ids.ts';
@@ -24,7 +25,7 @@ async function send(client: ApiClient, api: ApiRequest): Promise<ApiResponse | V
   try {
     return await client.request(api);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const reason = firstLine(error);
     // No answer at all to a client's input is a server failure too (a crash drops the connection).
     return { kind: 'violation', rule: 'GNR-01', message: `got no answer: ${reason}` };
   }

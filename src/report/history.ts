@@ -1,5 +1,6 @@
 // What changed since the previous run: the checks whose status differs, newly failing first.
 import { readFile } from 'node:fs/promises';
+import { firstLine } from '../client/errors.ts';
 import type { CheckStatus, ConformanceResults, ExitCode, History, StatusChange } from './types.ts';
 
 type Previous = Pick<ConformanceResults, 'startedAt' | 'exitCode' | 'checks'> & {
@@ -26,7 +27,7 @@ export async function readPrevious(path: string): Promise<PreviousRun> {
   try {
     data = JSON.parse(text) as Partial<Previous> | null;
   } catch (error) {
-    return { unreadable: `does not parse (${(error as Error).message.split('\n')[0]})` };
+    return { unreadable: `does not parse (${firstLine(error)})` };
   }
   if (!data || typeof data.startedAt !== 'string' || !Array.isArray(data.checks)) {
     return { unreadable: 'is not a results file (no startedAt or checks)' };

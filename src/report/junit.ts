@@ -6,6 +6,7 @@
 // does not fail the run (the exit code, not the JUnit file, decides the job).
 // Run problems (a suite that could not load, an unreachable target) are <error> test cases.
 import { curlOf } from '../client/curl.ts';
+import { firstLine } from '../client/errors.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
 import type { CheckResult, ConformanceResults } from './types.ts';
 
@@ -23,7 +24,6 @@ export function xmlText(text: string): string {
 }
 
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
-const firstLine = (text: string) => text.split('\n')[0] ?? text;
 
 /** The test case name: the check and the rules it proves, as people search for them. */
 export function caseName(check: Pick<CheckResult, 'id' | 'title' | 'rules'>): string {

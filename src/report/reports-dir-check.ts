@@ -3,6 +3,7 @@
 // created and a probe file written first, and any problem is one line naming the folder and why.
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { firstLine } from '../client/errors.ts';
 
 const REASONS: Record<string, string> = {
   EACCES: 'permission denied',
@@ -21,7 +22,7 @@ function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException)?.code;
   const known = code ? REASONS[code] : undefined;
   if (known) return `${known} (${code})`;
-  return code ?? ((error as Error)?.message?.split('\n')[0] || String(error));
+  return code ?? (firstLine(error) || String(error));
 }
 
 /** The nearest part of the path that exists, and what it is. */

@@ -1,5 +1,6 @@
 // "Reproduce with": which exchange of a failed check to repeat (the curl command itself is
 // src/client/curl.ts).
+import { firstLine } from '../client/errors.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import type { CheckResult } from './types.ts';
 
@@ -23,9 +24,7 @@ export function failingExchange(check: CheckResult): FailingExchange | undefined
 export function failingExchangeText(check: CheckResult, failing: FailingExchange): string {
   const x = failing.exchange;
   const got =
-    x.status === undefined
-      ? `no response${x.error ? ` (${x.error.split('\n')[0]})` : ''}`
-      : `HTTP ${x.status}`;
+    x.status === undefined ? `no response${x.error ? ` (${firstLine(x.error)})` : ''}` : `HTTP ${x.status}`;
   const which = failing.known
     ? `exchange #${failing.index + 1} of ${check.exchanges.length} failed`
     : `which of the ${check.exchanges.length} exchanges failed is not known; the first`;

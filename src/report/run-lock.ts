@@ -4,6 +4,7 @@
 // left by a run that died (its process is gone) is taken over.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { firstLine } from '../client/errors.ts';
 
 export const LOCK_FILE = '.conformance-run.lock';
 
@@ -69,7 +70,7 @@ export function acquireRunLock(dir: string): string | undefined {
       return undefined;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        return `cannot lock the reports folder ${resolve(dir)}: ${(error as Error).message.split('\n')[0]}`;
+        return `cannot lock the reports folder ${resolve(dir)}: ${firstLine(error)}`;
       }
     }
     const holder = readHolder(path);

@@ -5,9 +5,9 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { TestCase, TestModule, TestModuleState } from 'vitest/node';
 import { DefaultReporter } from 'vitest/node';
+import { firstLine } from '../client/errors.ts';
 import { addOutcome, countsText, emptyCounts, type Outcome, outcomeOf } from './outcome.ts';
 
-const firstLine = (text: string) => text.split('\n')[0] ?? text;
 const isSoft = (o: Outcome | undefined): o is Extract<Outcome, { kind: 'failed' }> =>
   o?.kind === 'failed' && o.nonStrict;
 

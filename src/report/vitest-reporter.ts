@@ -28,17 +28,13 @@ import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
 import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
 import '../checks/meta.ts';
+import { firstLine } from '../client/errors.ts';
 
 export interface ConformanceReporterOptions {
   /** Folder of the reports, relative to the vitest root (default: CONFORMANCE_REPORTS_DIR or `reports`). */
   outputDir?: string;
   /** Where the closing table goes (default stdout). */
   write?: (text: string) => void;
-}
-
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0] ?? text;
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -69,7 +65,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private warn(what: string, error: unknown): void {
-    this.print(`\nconformance reporter: could not ${what}: ${oneLine(error)}\n`);
+    this.print(`\nconformance reporter: could not ${what}: ${firstLine(error)}\n`);
   }
 
   onInit(vitest: Vitest): void {

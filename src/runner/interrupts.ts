@@ -2,6 +2,8 @@
 // the first stops sending (vitest cancels the run), gives the checks in flight a few seconds, then
 // has the reporter write every report with what the run learnt, and ends with 130 or 143. A second
 // signal ends at once. Before the run starts there is nothing to report: the signal ends it at once.
+
+import { firstLine } from '../client/errors.ts';
 import { removeTemporaryFiles } from '../report/atomic-write.ts';
 import { type InterruptSignal, markInterrupted, SIGNAL_EXIT_CODES } from '../report/interruption.ts';
 
@@ -49,7 +51,7 @@ export function handleInterrupts(options: InterruptOptions = {}): InterruptHandl
       try {
         await run?.report();
       } catch (error) {
-        write(`conformance: could not write the reports: ${(error as Error).message.split('\n')[0]}`);
+        write(`conformance: could not write the reports: ${firstLine(error)}`);
       }
       removeTemporaryFiles();
       exit(code);

@@ -2,6 +2,7 @@
 // interrupts.ts in place of vitest's own (which ends the process at the first signal, before any
 // report is written). Returns the exit code the reporter decided, when it says.
 import { createVitest, type TestModule } from 'vitest/node';
+import { firstLine } from '../client/errors.ts';
 import type { InterruptHandling } from './interrupts.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -52,7 +53,7 @@ export async function runSuites(
   try {
     await vitest.start(selection.files);
   } catch (error) {
-    process.stderr.write(`conformance: ${(error as Error)?.message?.split('\n')[0] ?? String(error)}\n`);
+    process.stderr.write(`conformance: ${firstLine(error)}\n`);
   } finally {
     await vitest.close();
   }

@@ -3,7 +3,7 @@
 // rotated secret or a wrong base path would otherwise read as dozens of failed checks.
 // "Refused" (a 4xx naming the credentials) is a setup problem; a broken service (5xx, a malformed
 // answer) is not: the checks run and report it.
-import { type ApiClient, type ApiResponse, TransportError } from '../client/index.ts';
+import { type ApiClient, type ApiResponse, unreachableReason } from '../client/index.ts';
 import { guard, type TargetConfig } from '../config/index.ts';
 
 export interface SetupDiagnosis {
@@ -13,24 +13,14 @@ export interface SetupDiagnosis {
   petstoreUnavailable?: string;
 }
 
-// A target that answers, however badly (a body over the cap, say), is there to be checked.
-const UNREACHABLE_KINDS: ReadonlySet<TransportError['kind']> = new Set([
-  'dns',
-  'refused',
-  'timeout',
-  'reset',
-  'tls',
-]);
-
 type Probe = { response: ApiResponse } | { unreachable: string } | { broken: string };
 
 async function probe(run: () => Promise<ApiResponse>): Promise<Probe> {
   try {
     return { response: await run() };
   } catch (error) {
-    const message = (error as Error).message;
-    if (error instanceof TransportError && UNREACHABLE_KINDS.has(error.kind)) return { unreachable: message };
-    return { broken: message };
+    const unreachable = unreachableReason(error);
+    return unreachable ? { unreachable } : { broken: (error as Error).message };
   }
 }
 

@@ -17,6 +17,7 @@ import {
 import { outcomeOf } from '../report/outcome.ts';
 import { AREAS, type Area } from '../rules/catalogue.ts';
 import '../checks/meta.ts';
+import { firstLine } from '../client/errors.ts';
 
 export interface Variant {
   name: string;
@@ -51,7 +52,7 @@ function outcomesOf(module: TestModule): CheckOutcome[] {
     if (!outcome) continue;
     const meta = test.meta().conformance;
     const state = outcome.kind === 'not-run' ? 'skipped' : outcome.kind;
-    const reason = outcome.kind === 'passed' ? undefined : outcome.reason.split('\n')[0];
+    const reason = outcome.kind === 'passed' ? undefined : firstLine(outcome.reason);
     outcomes.push({
       id: meta?.checkId ?? test.name,
       rules: meta?.rules ?? [],

@@ -9,7 +9,7 @@ import { loadExit } from '../../src/load/exit-code.ts';
 import { findK6, K6_INSTALL_HINT, onPath } from '../../src/load/find-k6.ts';
 import { k6Environment, reportDirFrom } from '../../src/load/k6-env.ts';
 import { localServerPlan } from '../../src/load/local-server.ts';
-import { unreachableReason } from '../../src/load/preflight.ts';
+import { targetUnreachable } from '../../src/load/preflight.ts';
 
 describe('parseLoadArgs', () => {
   it('takes the script, --profile, and hands the rest to k6', () => {
@@ -241,18 +241,25 @@ describe('localServerPlan', () => {
   });
 });
 
-describe('unreachableReason', () => {
+describe('targetUnreachable', () => {
+  const at = (port: number, requestTimeoutMs = 2000): TargetConfig => ({
+    ...CONFIG,
+    apiBaseUrl: `http://127.0.0.1:${port}/api/`,
+    requestTimeoutMs,
+  });
+
   it('accepts any HTTP answer and names the cause when there is none', async () => {
     const server = createServer((_, res) => res.writeHead(404).end('no'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      expect(await unreachableReason(`http://127.0.0.1:${port}/api/`, 2000)).toBeUndefined();
+      expect(await targetUnreachable(at(port))).toBeUndefined();
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-    expect(await unreachableReason(`http://127.0.0.1:${port}/api/`, 2000)).toBe(
-      `cannot reach http://127.0.0.1:${port}/api/: connection refused`,
+    // The conformance run's words (src/client/errors.ts), not a table of the load CLI's own.
+    expect(await targetUnreachable(at(port))).toBe(
+      `cannot reach the target: connection refused by 127.0.0.1:${port}`,
     );
   });
 
@@ -261,7 +268,24 @@ describe('unreachableReason', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      expect(await unreachableReason(`http://127.0.0.1:${port}/api/`, 300)).toMatch(/no answer in time$/);
+      expect(await targetUnreachable(at(port, 300))).toBe(
+        `cannot reach the target: timed out: no response within 300 ms from GET http://127.0.0.1:${port}/api/`,
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('a target that answers badly (a body over the cap) is reachable: the run will check it', async () => {
+    const server = createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('x'.repeat(6 * 1024 * 1024));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      expect(await targetUnreachable(at(port))).toBeUndefined();
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -102,7 +102,7 @@ describe.concurrent('npm run load:* refuses before starting k6', { timeout: 60_0
     const run = await runLoadCli(['rate-limit'], { ...STAGING, PATH: isolatedPath(k6.dir) });
     expect(run.code).toBe(2);
     expect(oneLine(run.stderr)).toEqual([
-      'load: cannot reach http://127.0.0.1:9/api/: connection refused (API_BASE_URL of the staging target)',
+      'load: cannot reach the target: connection refused by 127.0.0.1:9 (API_BASE_URL of the staging target)',
     ]);
     expect(existsSync(k6.argvFile)).toBe(false);
   });
