@@ -2,6 +2,7 @@
 // environment in __ENV). Pure: vitest tests it in Node. Every script calls readLoadConfig in its
 // init code, so a refused or broken configuration stops k6 before a single request.
 import { type EnvMap, envNumber, envString, LoadConfigError } from './env.ts';
+import { guard } from './shared/guard.ts';
 
 export type TargetName = 'local' | 'staging' | 'production';
 const TARGETS: readonly TargetName[] = ['local', 'staging', 'production'];
@@ -24,12 +25,15 @@ export interface LoadConfig {
   requestTimeoutMs: number;
 }
 
-/** Why load may not run against this target, or undefined when it may (same rule as src/config/guard.ts). */
+/** Why load may not run against this target, or undefined when it may (the shared guard decides). */
 export function productionRefusal(env: EnvMap): string | undefined {
   const target = (envString(env, 'CONFORMANCE_TARGET') ?? 'local').toLowerCase();
-  if (target !== 'production') return undefined;
-  if (envString(env, 'ALLOW_PRODUCTION_WRITES') === 'yes') return undefined;
-  return 'refusing to load production: CONFORMANCE_TARGET=production is real money; set ALLOW_PRODUCTION_WRITES=yes to allow load against it';
+  const verdict = guard(
+    { target, allowProductionWrites: envString(env, 'ALLOW_PRODUCTION_WRITES') === 'yes' },
+    'load',
+  );
+  if (verdict.allowed) return undefined;
+  return `refusing to load production: CONFORMANCE_TARGET=production is real money; ${verdict.reason}`;
 }
 
 function baseUrl(env: EnvMap, name: string, suffix: string): string | undefined {
@@ -143,7 +147,7 @@ export function secretValues(config: LoadConfig): string[] {
 
 /** Whether the pet demo may be exercised: staging and local only, never production. */
 export function petstoreAllowed(config: LoadConfig): boolean {
-  return config.target !== 'production' && config.petstoreBaseUrl !== undefined;
+  return guard(config, 'petstore').allowed && config.petstoreBaseUrl !== undefined;
 }
 
 /** `v1/customers` + query -> absolute URL under API_BASE_URL. */

@@ -1,35 +1,3 @@
-// The production guard: the one place that decides what may run against which target.
-// Production is real money: writes and load only when explicitly allowed, the pet demo never.
-import type { TargetConfig } from './types.ts';
-
-export type GuardedAction = 'write' | 'load' | 'petstore';
-export type GuardVerdict = { allowed: true } | { allowed: false; reason: string };
-
-export function guard(
-  config: Pick<TargetConfig, 'target' | 'allowProductionWrites'>,
-  action: GuardedAction,
-): GuardVerdict {
-  if (config.target !== 'production') return { allowed: true };
-  switch (action) {
-    case 'petstore':
-      return {
-        allowed: false,
-        reason:
-          'the pet demo interface is never exercised against production (the spec: "not to be used in production")',
-      };
-    case 'write':
-      return config.allowProductionWrites
-        ? { allowed: true }
-        : {
-            allowed: false,
-            reason: 'writes to production are off (set ALLOW_PRODUCTION_WRITES=yes to allow them)',
-          };
-    case 'load':
-      return config.allowProductionWrites
-        ? { allowed: true }
-        : {
-            allowed: false,
-            reason: 'load against production is off (set ALLOW_PRODUCTION_WRITES=yes to allow it)',
-          };
-  }
-}
+// The production guard lives once, k6-safe, in load/lib/shared/guard.ts: the k6 scripts apply
+// the same rule. The suite reaches it here.
+export { type GuardedAction, type GuardVerdict, guard } from '../../load/lib/shared/guard.ts';

@@ -4,8 +4,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { productionRefusal } from '../../../load/lib/config.ts';
+import { guard } from '../../../load/lib/shared/guard.ts';
 import { parseRetryAfter } from '../../../load/lib/shared/retry-after.ts';
 import { parseRetryAfter as clientParse } from '../../../src/client/index.ts';
+import { guard as suiteGuard } from '../../../src/config/index.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const SHARED = join(ROOT, 'load/lib/shared');
@@ -40,5 +43,14 @@ describe('load/lib/shared/', () => {
   it('holds the one Retry-After grammar: the client uses it, nobody parses the header again', () => {
     expect(clientParse).toBe(parseRetryAfter);
     expect(definedOutsideShared(/function\s+(parseRetryAfter|retryAfterSeconds)\b/)).toEqual([]);
+  });
+
+  it('holds the one production guard: the suite uses it and the k6 scripts refuse with its reason', () => {
+    expect(suiteGuard).toBe(guard);
+    expect(definedOutsideShared(/function\s+guard\b|ALLOW_PRODUCTION_WRITES=yes to allow/)).toEqual([]);
+    const verdict = guard({ target: 'production', allowProductionWrites: false }, 'load');
+    expect(verdict.allowed).toBe(false);
+    if (!verdict.allowed)
+      expect(productionRefusal({ CONFORMANCE_TARGET: 'production' })).toContain(verdict.reason);
   });
 });
