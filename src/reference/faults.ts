@@ -1,7 +1,10 @@
 // The named faults of the reference server. Each one breaks exactly ONE rule of the catalogue
 // (src/rules/catalogue.ts, named by its plain id so this folder imports nothing of the suite) and
 // leaves the server otherwise correct, so the fault matrix can show that a check of that rule
-// catches it.
+// catches it. A fault that only reshapes an answer carries its `mutate` here (src/reference/reshape.ts),
+// applied once after routing; the others are branches where they change behaviour.
+import type { Reply } from './reply.ts';
+import { type Mutate, RESHAPES, type ReshapeContext } from './reshape.ts';
 
 export interface FaultInfo {
   readonly name: string;
@@ -11,7 +14,12 @@ export interface FaultInfo {
 }
 
 // Generic so each name keeps its literal type: FaultName catches a misspelt fault at compile time.
-const fault = <N extends string>(name: N, rule: string, description: string) => ({ name, rule, description });
+const fault = <N extends string>(name: N, rule: string, description: string, mutate?: Mutate) => ({
+  name,
+  rule,
+  description,
+  mutate,
+});
 
 const TABLE = [
   // Token route
@@ -41,19 +49,54 @@ const TABLE = [
   fault('flags-accept-api-key', 'BEA-03', 'GET /v1/feature-flags accepts an API key'),
   fault('invalid-bearer-accepted', 'BEA-04', 'any bearer string is accepted, as the default client'),
   // Customers and pagination
-  fault('envelope-missing-extra', 'PAG-01', 'the paged envelope has no `extra` object'),
-  fault('pagination-numbers-as-strings', 'PAG-02', 'the pagination numbers are sent as strings'),
-  fault('showing-items-off-by-one', 'PAG-03', 'showing_items is one more than the items in the page'),
-  fault('total-items-off-by-one', 'PAG-04', 'total_items is one more than the items in the collection'),
+  fault(
+    'envelope-missing-extra',
+    'PAG-01',
+    'the paged envelope has no `extra` object',
+    RESHAPES.envelopeMissingExtra,
+  ),
+  fault(
+    'pagination-numbers-as-strings',
+    'PAG-02',
+    'the pagination numbers are sent as strings',
+    RESHAPES.paginationNumbersAsStrings,
+  ),
+  fault(
+    'showing-items-off-by-one',
+    'PAG-03',
+    'showing_items is one more than the items in the page',
+    RESHAPES.showingItemsOffByOne,
+  ),
+  fault(
+    'total-items-off-by-one',
+    'PAG-04',
+    'total_items is one more than the items in the collection',
+    RESHAPES.totalItemsOffByOne,
+  ),
   fault(
     'pages-overlap',
     'PAG-04',
     "each page after the first repeats the previous page's last item and drops its own last",
   ),
-  fault('total-pages-off-by-one', 'PAG-05', 'total_pages is one more than the number of pages'),
-  fault('current-page-zero-based', 'PAG-06', 'current_page counts from 0'),
-  fault('previous-page-zero-on-first', 'PAG-07', 'previous_page is 0 on the first page'),
-  fault('next-page-beyond-last', 'PAG-08', 'next_page is total_pages + 1 on the last page'),
+  fault(
+    'total-pages-off-by-one',
+    'PAG-05',
+    'total_pages is one more than the number of pages',
+    RESHAPES.totalPagesOffByOne,
+  ),
+  fault('current-page-zero-based', 'PAG-06', 'current_page counts from 0', RESHAPES.currentPageZeroBased),
+  fault(
+    'previous-page-zero-on-first',
+    'PAG-07',
+    'previous_page is 0 on the first page',
+    RESHAPES.previousPageZeroOnFirst,
+  ),
+  fault(
+    'next-page-beyond-last',
+    'PAG-08',
+    'next_page is total_pages + 1 on the last page',
+    RESHAPES.nextPageBeyondLast,
+  ),
   fault('page-beyond-last-200', 'PAG-09', 'a page beyond total_pages answers 200 with an empty page'),
   fault(
     'page-beyond-last-400',
@@ -133,7 +176,12 @@ const TABLE = [
   fault('no-deprecation-header', 'PET-10', 'GET /pets/{petId} sends no Deprecation header'),
   fault('unknown-pet-400', 'PET-11', 'GET /pets/{petId} of an unknown id answers 400'),
   // Payload format
-  fault('customers-text-content-type', 'GEN-01', 'GET /v1/customers answers with content-type text/plain'),
+  fault(
+    'customers-text-content-type',
+    'GEN-01',
+    'GET /v1/customers answers with content-type text/plain',
+    RESHAPES.customersTextContentType,
+  ),
   // Generated requests (suites/generated.test.ts)
   fault('page-zero-500', 'GNR-01', 'page=0 crashes into a 500'),
   fault('page-not-integer-500', 'GNR-01', 'a page that is not an integer (page=abc) crashes into a 500'),
@@ -156,7 +204,16 @@ const TABLE = [
 
 export type FaultName = (typeof TABLE)[number]['name'];
 
-export const FAULTS: readonly FaultInfo[] = TABLE;
+export const FAULTS: readonly FaultInfo[] = TABLE.map(({ name, rule, description }) => ({
+  name,
+  rule,
+  description,
+}));
+
+/** The faults that are data: each reshapes a correct answer and is never asked for by a handler. */
+export const RESHAPING_FAULTS: readonly string[] = TABLE.filter((f) => f.mutate !== undefined).map(
+  (f) => f.name,
+);
 
 const KNOWN = new Set(FAULTS.map((f) => f.name));
 
@@ -189,5 +246,15 @@ export class ActiveFaults {
 
   list(): string[] {
     return [...this.#names];
+  }
+
+  /** The reply with every active reshaping fault applied, in table order (once per answer). */
+  reshape(reply: Reply, route: string | undefined): Reply {
+    if (this.#names.size === 0) return reply;
+    const context: ReshapeContext = { route, original: structuredClone(reply) };
+    let shaped = reply;
+    for (const row of TABLE)
+      if (row.mutate && this.#names.has(row.name)) shaped = row.mutate(shaped, context);
+    return shaped;
   }
 }

@@ -77,7 +77,14 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
   const service = new Router(SERVICE_ROUTES);
   const controller = new Router(controlRoutes(control));
 
-  async function route(req: IncomingMessage, path: string, query: URLSearchParams): Promise<Reply> {
+  // `matched` learns the route ('GET /api/v1/customers') before the handler runs, so an error
+  // reply can be reshaped by the route's faults too.
+  async function route(
+    req: IncomingMessage,
+    path: string,
+    query: URLSearchParams,
+    matched: { route?: string },
+  ): Promise<Reply> {
     const method = req.method ?? 'GET';
     const isControl = isControlPath(path);
     const match =
@@ -86,6 +93,7 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
       const counted = match.kind === 'none' ? undefined : `${method} ${match.template}`;
       state.counts.count(counted, match.kind !== 'none' && match.template === TOKEN_ROUTE);
     }
+    if (match.kind === 'found') matched.route = `${method} ${match.template}`;
     if (match.kind === 'none') throw new ApiError(404, 'NOT_FOUND', `no route ${method} ${path}`);
     if (match.kind === 'wrong-method') {
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${match.template}`, {
@@ -107,9 +115,10 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = randomUUID();
     const { path, query } = splitTarget(req.url ?? '/');
+    const matched: { route?: string } = {};
     let reply: Reply;
     try {
-      reply = await route(req, path, query);
+      reply = await route(req, path, query, matched);
     } catch (error) {
       if (error instanceof ClientGone) return;
       const apiError =
@@ -124,6 +133,8 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
       }
       reply = errorReply(apiError, { requestId, path, now: state.now(), faults: state.faults });
     }
+    // The faults that are data reshape the correct answer here, once (src/reference/reshape.ts).
+    reply = state.faults.reshape(reply, matched.route);
     // Latency stands for the network between a suite and a remote API; the control API is the
     // tests' side channel, which a remote target does not have, so it answers at once.
     if (state.options.latencyMs > 0 && !isControlPath(path)) await delay(state.options.latencyMs);

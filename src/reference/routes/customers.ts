@@ -57,30 +57,15 @@ export function customersPage(ctx: RequestContext): Reply {
     const previousLast = all[start - 1];
     data = [...(previousLast ? [previousLast] : []), ...data.slice(0, -1)];
   }
-  const last = current >= totalPages;
-  const pagination: Record<string, number | string> = {
-    total_items: all.length + (faults.has('total-items-off-by-one') ? 1 : 0),
-    showing_items: data.length + (faults.has('showing-items-off-by-one') ? 1 : 0),
-    total_pages: totalPages + (faults.has('total-pages-off-by-one') ? 1 : 0),
-    current_page: current - (faults.has('current-page-zero-based') ? 1 : 0),
-    previous_page:
-      current === 1 ? (faults.has('previous-page-zero-on-first') ? 0 : 1) : Math.min(current - 1, totalPages),
-    next_page: last ? (faults.has('next-page-beyond-last') ? totalPages + 1 : totalPages) : current + 1,
+  // The correct pagination; the faults that reshape it are data (src/reference/reshape.ts).
+  const pagination = {
+    total_items: all.length,
+    showing_items: data.length,
+    total_pages: totalPages,
+    current_page: current,
+    previous_page: current === 1 ? 1 : Math.min(current - 1, totalPages),
+    next_page: current >= totalPages ? totalPages : current + 1,
   };
-  if (faults.has('pagination-numbers-as-strings')) {
-    for (const [k, v] of Object.entries(pagination)) pagination[k] = String(v);
-  }
-  const envelope: Record<string, unknown> = {
-    pagination,
-    data,
-    extra: options.extraFields ? { sort: 'id', order: 'asc', page_size: size } : {},
-  };
-  if (faults.has('envelope-missing-extra')) delete envelope.extra;
-  if (faults.has('customers-text-content-type')) {
-    return {
-      status: 200,
-      text: { contentType: 'text/plain; charset=utf-8', body: JSON.stringify(envelope) },
-    };
-  }
-  return { status: 200, json: envelope };
+  const extra = options.extraFields ? { sort: 'id', order: 'asc', page_size: size } : {};
+  return { status: 200, json: { pagination, data, extra } };
 }

@@ -1,0 +1,69 @@
+// The faults that only reshape an answer are data (src/reference/reshape.ts), applied once after
+// routing: no handler asks for them, and they combine as they did when they were branches.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RESHAPING_FAULTS } from '../../src/reference/faults.ts';
+import { type Envelope, withServer } from './helpers.ts';
+
+const REFERENCE = join(import.meta.dirname, '../../src/reference');
+
+function sources(dir: string): { file: string; text: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [{ file: path, text: readFileSync(path, 'utf8') }] : [];
+  });
+}
+
+describe('faults as data', () => {
+  it('the customers page faults are data', () => {
+    expect(RESHAPING_FAULTS).toEqual(
+      expect.arrayContaining([
+        'envelope-missing-extra',
+        'pagination-numbers-as-strings',
+        'showing-items-off-by-one',
+        'total-items-off-by-one',
+        'total-pages-off-by-one',
+        'current-page-zero-based',
+        'previous-page-zero-on-first',
+        'next-page-beyond-last',
+        'customers-text-content-type',
+      ]),
+    );
+  });
+
+  // Would fail if a handler grew a faults.has(...) branch for a fault the table already applies.
+  it('no handler of the reference server asks for a reshaping fault', () => {
+    const named = sources(REFERENCE)
+      .filter(({ file }) => !file.endsWith('faults.ts'))
+      .flatMap(({ file, text }) =>
+        RESHAPING_FAULTS.filter((name) => text.includes(`has('${name}')`)).map(
+          (name) => `${name} in ${file}`,
+        ),
+      );
+    expect(named).toEqual([]);
+  });
+
+  it('reshapes combine: numbers as strings and an off-by-one total give the string of the wrong total', async () => {
+    await withServer({ faults: ['pagination-numbers-as-strings', 'total-items-off-by-one'] }, async (s) => {
+      const { pagination } = (await s.withKey('/api/v1/customers?page=3')).json as Envelope;
+      expect(pagination).toMatchObject({ total_items: '138', current_page: '3', next_page: '3' });
+    });
+  });
+
+  it('a reshape reads the correct answer, so it applies once: the last page with next-page-beyond-last and current-page-zero-based', async () => {
+    await withServer({ faults: ['current-page-zero-based', 'next-page-beyond-last'] }, async (s) => {
+      const { pagination } = (await s.withKey('/api/v1/customers?page=3')).json as Envelope;
+      expect(pagination).toMatchObject({ current_page: 2, next_page: 4, total_pages: 3 });
+    });
+  });
+
+  it('an error answer of the customers route is not reshaped by the page faults', async () => {
+    await withServer({ faults: [...RESHAPING_FAULTS] }, async (s) => {
+      const answer = await s.withKey('/api/v1/customers?page=4');
+      expect(answer.status).toBe(422);
+      expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    });
+  });
+});
