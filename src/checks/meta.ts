@@ -1,6 +1,6 @@
 // What a conformance test carries to the reporter, through vitest's task meta.
 import type { RecordedExchange } from '../client/index.ts';
-import type { TargetConfig } from '../config/index.ts';
+import type { TargetConfig, TargetSettings } from '../config/index.ts';
 import type { Area, RuleLevel } from '../rules/catalogue.ts';
 
 export interface CheckMeta {
@@ -26,11 +26,23 @@ export interface TargetInfo {
   strict: boolean;
 }
 
+/**
+ * What the conformance CLI has already done before vitest starts, handed to global setup with
+ * vitest's provide (not through the environment): the validated settings and, for a remote target,
+ * the setup diagnosis. Global setup then neither validates nor probes again.
+ */
+export interface HandedOver {
+  settings: TargetSettings;
+  /** Present when the CLI diagnosed a remote target (it ends the run itself on a problem). */
+  diagnosis?: { petstoreUnavailable?: string };
+}
+
 declare module 'vitest' {
   interface TaskMeta {
     conformance?: CheckMeta;
   }
   interface ProvidedContext {
+    handedOver?: HandedOver;
     target: TargetConfig;
     targetInfo: TargetInfo;
     /**

@@ -3,6 +3,7 @@
 // code of the README: 0 every check passed, 1 a check failed, 2 a configuration or connection problem,
 // 130 / 143 interrupted by SIGINT / SIGTERM (the reports say what ran).
 import { parseArgs } from 'node:util';
+import type { HandedOver } from '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
 import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
 import { reportsDir } from '../report/reports-dir.ts';
@@ -90,10 +91,11 @@ async function main(): Promise<void> {
   // A remote target that is unreachable or wrongly set up: one line and exit 2, before vitest even
   // starts (and before it takes a second to import).
   const startedAt = new Date();
+  const handedOver: HandedOver = { settings: loaded.settings };
   if (loaded.settings.target !== 'local') {
     // Loaded here: the client and the report writers take a while to load, during which a signal
     // would otherwise find no handler.
-    const { PREFLIGHT_RESULT, preflight } = await import('../runner/preflight.ts');
+    const { preflight } = await import('../runner/preflight.ts');
     const diagnosis = await preflight(resolveTarget(loaded.settings), startedAt);
     if (diagnosis.problem) {
       process.stderr.write(`${diagnosis.problem}\n`);
@@ -101,7 +103,9 @@ async function main(): Promise<void> {
     }
     if (diagnosis.petstoreUnavailable)
       process.stderr.write(`conformance: ${diagnosis.petstoreUnavailable}\n`);
-    process.env[PREFLIGHT_RESULT] = JSON.stringify(diagnosis);
+    handedOver.diagnosis = diagnosis.petstoreUnavailable
+      ? { petstoreUnavailable: diagnosis.petstoreUnavailable }
+      : {};
   }
 
   settleColor(process.env, process.stdout.isTTY === true);
@@ -116,6 +120,7 @@ async function main(): Promise<void> {
   const exitCode = await runSuites(
     { files: areas.map((a) => `suites/${a}.test.ts`), ...(testNamePattern ? { testNamePattern } : {}) },
     interrupts,
+    handedOver,
   );
   if (exitCode !== undefined) process.exit(exitCode);
   fail(`the run ended without results (reports in ${reportsDir()}); see the messages above`);

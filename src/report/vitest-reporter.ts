@@ -177,14 +177,18 @@ export default class ConformanceReporter implements Reporter {
     }
   }
 
-  /** The target as global setup provided it; from the configuration when it did not (merged shards). */
+  /**
+   * The target as global setup provided it. Only when nothing was provided (merged shards: global
+   * setup ran in other jobs) is the configuration read, to name the target.
+   */
   private targetOf(modules: ReadonlyArray<TestModule>): { info: TargetInfo; secrets: string[] } {
     const project = modules.find((m) => m.project.name !== SELF_PROJECT)?.project;
     const provided = project?.getProvidedContext();
+    if (provided?.target && provided.targetInfo) {
+      return { info: provided.targetInfo, secrets: secretValues(provided.target) };
+    }
     const loaded = loadSettings();
-    const fromEnv = loaded.ok ? secretValues(loaded.settings) : [];
-    const secrets = [...new Set([...(provided?.target ? secretValues(provided.target) : []), ...fromEnv])];
-    if (provided?.targetInfo) return { info: provided.targetInfo, secrets };
+    const secrets = loaded.ok ? secretValues(loaded.settings) : [];
     const s = loaded.ok ? loaded.settings : undefined;
     const unknown = s?.target === 'local' ? '(embedded reference server)' : '(not configured)';
     return {

@@ -1,24 +1,28 @@
 // Resolves the target once per conformance run and hands it to every suite. For the local target
 // it starts the embedded reference server (control on, ephemeral port) and stops it afterwards.
 import type { TestProject } from 'vitest/node';
-import { formatProblems, loadSettings, resolveTarget, type TargetConfig } from '../config/index.ts';
+import type { HandedOver } from '../checks/meta.ts';
+import {
+  formatProblems,
+  loadSettings,
+  resolveTarget,
+  type TargetConfig,
+  type TargetSettings,
+} from '../config/index.ts';
 import { startReferenceServer } from '../reference/index.ts';
-import { handedOverDiagnosis, preflight } from './preflight.ts';
+import { preflight } from './preflight.ts';
+import type { SetupDiagnosis } from './setup-diagnosis.ts';
 import '../checks/meta.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const startedAt = new Date();
-  const loaded = loadSettings();
-  if (!loaded.ok) {
-    // Stop before any request: the message lists every problem, never a secret value.
-    process.stderr.write(`${formatProblems(loaded.problems)}\n`);
-    process.exit(2);
-  }
-  const settings = loaded.settings;
+  // The conformance CLI has validated (and diagnosed) already; `vitest` run directly has not.
+  const handedOver: HandedOver | undefined = project.getProvidedContext().handedOver;
+  const settings = handedOver?.settings ?? validSettings();
   const server = settings.target === 'local' ? await startReferenceServer({ control: true }) : undefined;
   const config: TargetConfig = resolveTarget(settings, server);
   if (!server) {
-    const diagnosis = handedOverDiagnosis() ?? (await preflight(config, startedAt));
+    const diagnosis: SetupDiagnosis = handedOver?.diagnosis ?? (await preflight(config, startedAt));
     if (diagnosis.problem) {
       process.stderr.write(`${diagnosis.problem}\n`);
       process.exit(2);
@@ -35,4 +39,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await server?.close();
   };
+}
+
+/** The settings of .env and the environment; a problem stops the run before any request. */
+function validSettings(): TargetSettings {
+  const loaded = loadSettings();
+  if (loaded.ok) return loaded.settings;
+  // The message lists every problem, never a secret value.
+  process.stderr.write(`${formatProblems(loaded.problems)}\n`);
+  process.exit(2);
 }

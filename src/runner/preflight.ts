@@ -8,12 +8,6 @@ import { reportsDir } from '../report/reports-dir.ts';
 import { diagnoseSetup, type SetupDiagnosis } from './setup-diagnosis.ts';
 
 /**
- * Set by the conformance CLI once it has diagnosed the target (the diagnosis as JSON), so global
- * setup does not send the same requests again.
- */
-export const PREFLIGHT_RESULT = 'CONFORMANCE_PREFLIGHT';
-
-/**
  * Diagnoses a remote target; on a setup problem, writes the reports of a run that checked nothing
  * (the problem as its reason). The caller prints `problem` and exits 2.
  */
@@ -31,18 +25,4 @@ export async function preflight(config: TargetConfig, startedAt: Date): Promise<
     process.stderr.write(`conformance: could not write the reports: ${(error as Error).message}\n`);
   });
   return diagnosis;
-}
-
-/** The diagnosis the CLI handed over, or undefined when global setup must make its own. */
-export function handedOverDiagnosis(env: NodeJS.ProcessEnv = process.env): SetupDiagnosis | undefined {
-  const text = env[PREFLIGHT_RESULT];
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text) as SetupDiagnosis;
-    return typeof parsed.petstoreUnavailable === 'string'
-      ? { petstoreUnavailable: parsed.petstoreUnavailable }
-      : {};
-  } catch {
-    return undefined;
-  }
 }

@@ -2,6 +2,7 @@
 // interrupts.ts in place of vitest's own (which ends the process at the first signal, before any
 // report is written). Returns the exit code the reporter decided, when it says.
 import { createVitest, type TestModule } from 'vitest/node';
+import type { HandedOver } from '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
 import type { InterruptHandling } from './interrupts.ts';
 
@@ -25,6 +26,7 @@ export interface SuiteSelection {
 export async function runSuites(
   selection: SuiteSelection,
   interrupts: InterruptHandling,
+  handedOver: HandedOver,
 ): Promise<number | undefined> {
   // As vitest's own startVitest does before it creates the run.
   process.env.TEST = 'true';
@@ -37,6 +39,9 @@ export async function runSuites(
     run: true,
     ...(selection.testNamePattern ? { testNamePattern: selection.testNamePattern } : {}),
   });
+  // Global setup (another module instance) takes the validated settings from here, not from the
+  // environment or .env again.
+  vitest.provide('handedOver', handedOver);
   // vitest's logger ends the process on the first signal: the handling in interrupts.ts replaces it.
   for (const signal of SIGNALS) {
     for (const listener of process.listeners(signal)) {
