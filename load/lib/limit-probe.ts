@@ -5,7 +5,7 @@
 // trickle is a token bucket: paced requests count its rate, and a burst after it had time to fill
 // gives its capacity. Pure and synchronous: k6 gives it http.batch and sleep, vitest a simulated
 // limiter on a virtual clock, so the logic is proved without waiting.
-import { errorBodyProblems } from './error-body.ts';
+
 import {
   type DeclaredLimit,
   declaredFrom,
@@ -13,6 +13,7 @@ import {
   header,
   NOTHING_DECLARED,
 } from './rate-headers.ts';
+import { errorBodyProblems, jsonBody } from './shared/error-body.ts';
 import { retryAfterSeconds } from './shared/retry-after.ts';
 
 export interface ProbeAnswer {
@@ -183,7 +184,7 @@ class Probe {
         continue;
       }
       t.limited++;
-      const problems = errorBodyProblems(a.body, 429);
+      const problems = errorBodyProblems(jsonBody(a.body), 429);
       const wait = retryAfterSeconds(header(a.headers, 'retry-after'), a.receivedAtMs);
       if (wait === undefined) problems.push('no usable Retry-After');
       if (problems.length) {

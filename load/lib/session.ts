@@ -2,7 +2,7 @@
 // with a new token, and a second SESSION_EXPIRED for the same request is final (the spec's rule).
 // Pure: the token request and the HTTP call are passed in, so vitest tests the logic in Node and
 // k6 gives it k6/http (each k6 VU has its own JS runtime, so no cross-VU sharing is needed).
-import { isSessionExpired } from './error-body.ts';
+import { isSessionExpired, jsonBody } from './shared/error-body.ts';
 
 export interface BodyResponse {
   status: number;
@@ -39,7 +39,7 @@ export class VuSession {
   /** Sends with the current token; on SESSION_EXPIRED renews once and repeats once. */
   send<R extends BodyResponse>(request: (token: string) => R): SessionOutcome<R> {
     const first = request(this.token());
-    if (!isSessionExpired(first.body)) return { response: first, renewed: false };
+    if (!isSessionExpired(jsonBody(first.body))) return { response: first, renewed: false };
     this.current = this.issue();
     this.renewals += 1;
     return { response: request(this.current), renewed: true };

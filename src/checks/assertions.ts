@@ -1,6 +1,7 @@
 // Assertions shared by the suites. Each fails with a one-line message that says what the target
 // did, so a report row explains itself without opening the evidence.
 import { expect } from 'vitest';
+import { errorCode as bodyErrorCode } from '../../load/lib/shared/error-body.ts';
 import type { ApiResponse } from '../client/index.ts';
 
 type Validation = { valid: true } | { valid: false; errors: string[] };
@@ -139,9 +140,9 @@ export function expectRefusal(res: ApiResponse, what: string): ErrorBodyLike {
   return expectErrorBody(res, what);
 }
 
+/** The error body's code (read as the k6 scripts read it: load/lib/shared/error-body.ts). */
 export function errorCode(res: ApiResponse): string | undefined {
-  const body = res.body as ErrorBodyLike | undefined;
-  return typeof body?.code === 'string' ? body.code : undefined;
+  return bodyErrorCode(res.body);
 }
 
 /** Whole-number mention, so "3" is not found inside "137". */

@@ -2,6 +2,7 @@
 // through the 429 policy and the token renewal, and records every exchange, redacted.
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { errorCode } from '../../load/lib/shared/error-body.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import { pathOf, TokenError } from './errors.ts';
 import { createRecorder } from './recorder.ts';
@@ -110,10 +111,10 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
       redactor.add(token);
       return token;
     }
-    const code = (res.body as { code?: unknown } | undefined)?.code;
+    const code = errorCode(res.body);
     const why =
       res.status >= 300
-        ? `answered ${res.status}${typeof code === 'string' ? ` (${code})` : ''}`
+        ? `answered ${res.status}${code !== undefined ? ` (${code})` : ''}`
         : 'gave no access_token';
     throw new TokenError(`token request failed: POST ${pathOf(res.url)} ${why}`, res.status);
   }

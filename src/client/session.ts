@@ -1,14 +1,13 @@
 // SESSION_EXPIRED is recognised by the error body's code: the spec does not show its HTTP status.
+// The predicate lives once, k6-safe, in load/lib/shared/error-body.ts: the k6 scripts renew on it too.
+import {
+  isSessionExpired as bodyIsSessionExpired,
+  SESSION_EXPIRED,
+} from '../../load/lib/shared/error-body.ts';
 import type { ApiResponse } from './types.ts';
 
-export const SESSION_EXPIRED = 'SESSION_EXPIRED';
+export { SESSION_EXPIRED };
 
 export function isSessionExpired(res: ApiResponse): boolean {
-  const body = res.body;
-  return (
-    res.isJson &&
-    typeof body === 'object' &&
-    body !== null &&
-    (body as { code?: unknown }).code === SESSION_EXPIRED
-  );
+  return res.isJson && bodyIsSessionExpired(res.body);
 }

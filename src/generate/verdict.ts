@@ -2,6 +2,7 @@
 // GNR-02 (a valid request is answered as the spec allows), GNR-03 (an invalid one is refused),
 // GNR-04 (a write reads back equal). A 429 or a disabled feature proves nothing: inconclusive.
 import { isDeepStrictEqual } from 'node:util';
+import { errorCode } from '../../load/lib/shared/error-body.ts';
 import type { ApiResponse } from '../client/index.ts';
 import { type OperationInfo, validateResponse } from '../contract/index.ts';
 import type { Expectation, Expected } from './semantics.ts';
@@ -16,10 +17,7 @@ export type Verdict =
 const PASS: Verdict = { kind: 'pass' };
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
-const codeOf = (res: ApiResponse): string | undefined => {
-  const body = res.body as { code?: unknown } | undefined;
-  return typeof body?.code === 'string' ? body.code : undefined;
-};
+const codeOf = (res: ApiResponse): string | undefined => errorCode(res.body);
 
 export function shortStatus(res: ApiResponse): string {
   const code = codeOf(res);

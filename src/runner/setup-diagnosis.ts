@@ -3,6 +3,8 @@
 // rotated secret or a wrong base path would otherwise read as dozens of failed checks.
 // "Refused" (a 4xx naming the credentials) is a setup problem; a broken service (5xx, a malformed
 // answer) is not: the checks run and report it.
+
+import { errorCode } from '../../load/lib/shared/error-body.ts';
 import { type ApiClient, type ApiResponse, unreachableReason } from '../client/index.ts';
 import { guard, type TargetConfig } from '../config/index.ts';
 
@@ -24,14 +26,9 @@ async function probe(run: () => Promise<ApiResponse>): Promise<Probe> {
   }
 }
 
-/** The error body's code, when the answer has one: says which refusal the service meant. */
-function errorCode(res: ApiResponse): string | undefined {
-  const body = res.body as { code?: unknown } | undefined;
-  return typeof body?.code === 'string' ? body.code : undefined;
-}
-
 function answered(res: ApiResponse): string {
-  const code = errorCode(res);
+  // The error body's code, when the answer has one: says which refusal the service meant.
+  const code = errorCode(res.body);
   return `HTTP ${res.status}${code ? ` ${code}` : ''}`;
 }
 

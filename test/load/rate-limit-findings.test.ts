@@ -2,11 +2,16 @@
 // observed, expectations, inconclusive runs; how it reads the limiter's headers; and how it judges
 // one 429: the error body (malformed bodies), Retry-After (missing, malformed, both forms).
 import { describe, expect, it } from 'vitest';
-import { errorBodyProblems, errorCode, isSessionExpired } from '../../load/lib/error-body.ts';
 import type { ProbeResult } from '../../load/lib/limit-probe.ts';
 import { declaredFrom, NOTHING_DECLARED } from '../../load/lib/rate-headers.ts';
 import { disagreements, rateLimitFindings } from '../../load/lib/rate-limit-findings.ts';
 import { readRatePlan } from '../../load/lib/rate-plan.ts';
+import {
+  errorBodyProblems,
+  errorCode,
+  isSessionExpired,
+  jsonBody,
+} from '../../load/lib/shared/error-body.ts';
 import { retryAfterSeconds } from '../../load/lib/shared/retry-after.ts';
 
 const WINDOW: ProbeResult = {
@@ -211,8 +216,8 @@ describe('judging one 429', () => {
   const good = JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests', status_code: 429 });
 
   it('accepts the spec error body', () => {
-    expect(errorBodyProblems(good, 429)).toEqual([]);
-    expect(errorCode(good)).toBe('RATE_LIMITED');
+    expect(errorBodyProblems(jsonBody(good), 429)).toEqual([]);
+    expect(errorCode(jsonBody(good))).toBe('RATE_LIMITED');
   });
 
   it.each([
@@ -227,7 +232,7 @@ describe('judging one 429', () => {
       /status_code is 503, not 429/,
     ],
   ])('names the problem of a malformed body (%s)', (_, body, problem) => {
-    expect(errorBodyProblems(body, 429).join('; ')).toMatch(problem);
+    expect(errorBodyProblems(jsonBody(body), 429).join('; ')).toMatch(problem);
   });
 
   it('reads Retry-After as seconds or an HTTP date, and nothing else', () => {
@@ -246,9 +251,9 @@ describe('judging one 429', () => {
 
   it('recognises SESSION_EXPIRED by its code', () => {
     expect(
-      isSessionExpired(JSON.stringify({ code: 'SESSION_EXPIRED', message: 'm', status_code: 401 })),
+      isSessionExpired(jsonBody(JSON.stringify({ code: 'SESSION_EXPIRED', message: 'm', status_code: 401 }))),
     ).toBe(true);
-    expect(isSessionExpired(good)).toBe(false);
-    expect(isSessionExpired(null)).toBe(false);
+    expect(isSessionExpired(jsonBody(good))).toBe(false);
+    expect(isSessionExpired(jsonBody(null))).toBe(false);
   });
 });

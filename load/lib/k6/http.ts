@@ -2,7 +2,7 @@
 // Runs only inside k6 (imports k6 modules); the logic worth testing lives in the pure modules.
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { apiUrl, type LoadConfig } from '../config.ts';
-import { errorCode } from '../error-body.ts';
+import { errorCode, jsonBody } from '../shared/error-body.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
 
@@ -37,7 +37,7 @@ export function issueToken(config: LoadConfig): string {
     token = undefined;
   }
   if (res.status !== 200 || typeof token !== 'string' || token === '') {
-    const code = errorCode(body);
+    const code = errorCode(jsonBody(body));
     throw new Error(
       `token request refused: HTTP ${res.status}${code ? ` ${code}` : ''}${res.error ? ` (${res.error})` : ''}`,
     );

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { productionRefusal } from '../../../load/lib/config.ts';
 import { guard } from '../../../load/lib/shared/guard.ts';
 import { parseRetryAfter } from '../../../load/lib/shared/retry-after.ts';
-import { parseRetryAfter as clientParse } from '../../../src/client/index.ts';
+import type { ApiResponse } from '../../../src/client/index.ts';
+import { parseRetryAfter as clientParse, isSessionExpired } from '../../../src/client/index.ts';
 import { guard as suiteGuard } from '../../../src/config/index.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -52,5 +53,19 @@ describe('load/lib/shared/', () => {
     expect(verdict.allowed).toBe(false);
     if (!verdict.allowed)
       expect(productionRefusal({ CONFORMANCE_TARGET: 'production' })).toContain(verdict.reason);
+  });
+
+  it('holds the one error-code and SESSION_EXPIRED predicate: nobody reads the code or names SESSION_EXPIRED again', () => {
+    // Reading `.code` off an error body, or spelling the code, anywhere else is a second copy
+    // (the reference server produces the code; it does not read it, so it is not product code here).
+    const outside = definedOutsideShared(
+      /\.code\s*===?\s*'SESSION_EXPIRED'|\{ code\?: unknown \}|typeof body\?\.code/,
+    ).filter((path) => !path.startsWith('src/reference/'));
+    expect(outside).toEqual([]);
+    const answer = (body: unknown, isJson = true) =>
+      ({ status: 401, body, isJson }) as unknown as ApiResponse;
+    expect(isSessionExpired(answer({ code: 'SESSION_EXPIRED' }))).toBe(true);
+    expect(isSessionExpired(answer({ code: 'SESSION_EXPIRED' }, false))).toBe(false);
+    expect(isSessionExpired(answer({ code: 'TOKEN_EXPIRED' }))).toBe(false);
   });
 });
