@@ -110,13 +110,28 @@ const TABLE = [
   fault('page-zero-first-page', 'PAG-13', 'page=0 answers 200 with the first page instead of refusing it'),
   fault('customers-refuse-bearer', 'PAG-14', 'GET /v1/customers refuses bearer tokens with 403'),
   // Error body
-  fault('error-missing-message', 'ERR-01', 'error bodies have no `message`'),
-  fault('error-missing-handled', 'ERR-02', 'error bodies have no `handled`'),
-  fault('status-code-mismatch', 'ERR-03', 'status_code is always 400 in error bodies'),
-  fault('timestamp-not-iso', 'ERR-04', 'timestamp is written like "23/11/2026 10:00"'),
-  fault('error-path-wrong', 'ERR-05', 'path is always "/"'),
-  fault('errors-field-missing', 'ERR-06', 'error bodies have no `errors` array'),
-  fault('error-text-plain', 'ERR-07', 'error responses are sent as text/plain (the body is still JSON text)'),
+  fault('error-missing-message', 'ERR-01', 'error bodies have no `message`', RESHAPES.errorMissingMessage),
+  fault('error-missing-handled', 'ERR-02', 'error bodies have no `handled`', RESHAPES.errorMissingHandled),
+  fault(
+    'status-code-mismatch',
+    'ERR-03',
+    'status_code is always 400 in error bodies',
+    RESHAPES.statusCodeMismatch,
+  ),
+  fault(
+    'timestamp-not-iso',
+    'ERR-04',
+    'timestamp is written like "23/11/2026 10:00"',
+    RESHAPES.timestampNotIso,
+  ),
+  fault('error-path-wrong', 'ERR-05', 'path is always "/"', RESHAPES.errorPathWrong),
+  fault('errors-field-missing', 'ERR-06', 'error bodies have no `errors` array', RESHAPES.errorsFieldMissing),
+  fault(
+    'error-text-plain',
+    'ERR-07',
+    'error responses are sent as text/plain (the body is still JSON text)',
+    RESHAPES.errorTextPlain,
+  ),
   // User
   fault('user-me-array', 'USR-01', 'GET /v1/user/me answers a JSON array holding the user'),
   // Feature flags

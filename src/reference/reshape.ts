@@ -49,6 +49,30 @@ const offBy = (field: string, delta: number): Mutate =>
     put(paginationOf(envelope), field, correct(original, field) + delta),
   );
 
+/** A reshape of an error body (every answer of 400 or more with a JSON body is one). */
+function errorBody(change: (body: Json, original: Json) => void): Mutate {
+  return (reply, { original }) => {
+    if (reply.status < 400 || !isObject(reply.json) || !isObject(original.json)) return reply;
+    change(reply.json, original.json);
+    return reply;
+  };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+// The non-ISO form a fault writes: day first, no seconds, no zone.
+function localStyle(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+
+/** The same JSON text under text/plain. */
+const asPlainText = (reply: Reply): Reply => ({
+  status: reply.status,
+  ...(reply.headers ? { headers: reply.headers } : {}),
+  text: { contentType: 'text/plain; charset=utf-8', body: JSON.stringify(reply.json) },
+});
+
 export const RESHAPES = {
   envelopeMissingExtra: customersEnvelope((envelope) => {
     delete envelope.extra;
@@ -69,13 +93,25 @@ export const RESHAPES = {
     if (correct(original, 'current_page') >= totalPages)
       put(paginationOf(envelope), 'next_page', totalPages + 1);
   }),
-  /** The same JSON text under text/plain. */
   customersTextContentType: (reply, { route }) =>
-    route !== CUSTOMERS || reply.status !== 200 || reply.json === undefined
-      ? reply
-      : {
-          status: reply.status,
-          ...(reply.headers ? { headers: reply.headers } : {}),
-          text: { contentType: 'text/plain; charset=utf-8', body: JSON.stringify(reply.json) },
-        },
+    route !== CUSTOMERS || reply.status !== 200 || reply.json === undefined ? reply : asPlainText(reply),
+  errorMissingMessage: errorBody((body) => {
+    delete body.message;
+  }),
+  errorMissingHandled: errorBody((body) => {
+    delete body.handled;
+  }),
+  statusCodeMismatch: errorBody((body) => {
+    body.status_code = 400;
+  }),
+  timestampNotIso: errorBody((body, original) => {
+    body.timestamp = localStyle(Date.parse(String(original.timestamp)));
+  }),
+  errorPathWrong: errorBody((body) => {
+    body.path = '/';
+  }),
+  errorsFieldMissing: errorBody((body) => {
+    delete body.errors;
+  }),
+  errorTextPlain: (reply) => (reply.status < 400 || reply.json === undefined ? reply : asPlainText(reply)),
 } satisfies Record<string, Mutate>;

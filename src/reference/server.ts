@@ -131,7 +131,7 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
         // A bug of the server, never the client's doing: say so where the operator sees it.
         process.stderr.write(`reference server: internal error on ${req.method} ${path}: ${String(error)}\n`);
       }
-      reply = errorReply(apiError, { requestId, path, now: state.now(), faults: state.faults });
+      reply = errorReply(apiError, { requestId, path, now: state.now() });
     }
     // The faults that are data reshape the correct answer here, once (src/reference/reshape.ts).
     reply = state.faults.reshape(reply, matched.route);
@@ -167,12 +167,10 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
       return;
     }
     const apiError = clientErrorOf(error.code);
-    const reply = errorReply(apiError, {
-      requestId: randomUUID(),
-      path: '/',
-      now: state.now(),
-      faults: state.faults,
-    });
+    const reply = state.faults.reshape(
+      errorReply(apiError, { requestId: randomUUID(), path: '/', now: state.now() }),
+      undefined,
+    );
     const body = reply.text?.body ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
     const type = reply.text?.contentType ?? 'application/json; charset=utf-8';
     socket.end(

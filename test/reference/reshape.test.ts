@@ -17,7 +17,7 @@ function sources(dir: string): { file: string; text: string }[] {
 }
 
 describe('faults as data', () => {
-  it('the customers page faults are data', () => {
+  it('the customers page and error body faults are data', () => {
     expect(RESHAPING_FAULTS).toEqual(
       expect.arrayContaining([
         'envelope-missing-extra',
@@ -29,6 +29,13 @@ describe('faults as data', () => {
         'previous-page-zero-on-first',
         'next-page-beyond-last',
         'customers-text-content-type',
+        'error-missing-message',
+        'error-missing-handled',
+        'status-code-mismatch',
+        'timestamp-not-iso',
+        'error-path-wrong',
+        'errors-field-missing',
+        'error-text-plain',
       ]),
     );
   });
@@ -60,10 +67,24 @@ describe('faults as data', () => {
   });
 
   it('an error answer of the customers route is not reshaped by the page faults', async () => {
-    await withServer({ faults: [...RESHAPING_FAULTS] }, async (s) => {
+    const pageFaults = RESHAPING_FAULTS.filter((name) => !/error|status-code|timestamp/.test(name));
+    await withServer({ faults: pageFaults }, async (s) => {
       const answer = await s.withKey('/api/v1/customers?page=4');
       expect(answer.status).toBe(422);
       expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    });
+  });
+
+  it('error body reshapes combine and apply to every error: all of them on a 404', async () => {
+    const errorFaults = RESHAPING_FAULTS.filter((name) => /error|status-code|timestamp/.test(name));
+    await withServer({ faults: errorFaults }, async (s) => {
+      const answer = await s.call('/api/v1/nothing-here');
+      expect(answer.status).toBe(404);
+      expect(answer.headers['content-type']).toMatch(/^text\/plain/);
+      const body = JSON.parse(answer.text) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['code', 'id', 'path', 'status_code', 'timestamp']);
+      expect(body).toMatchObject({ code: 'NOT_FOUND', path: '/', status_code: 400 });
+      expect(body.timestamp).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
     });
   });
 });
