@@ -1,20 +1,10 @@
 // The environment k6 runs with: the resolved target as the variables load/lib/config.ts reads.
 // Secrets travel only here, never in k6's argv (argv shows in `ps`, the environment does not).
+import { variableNames } from '../../load/lib/shared/variables.ts';
 import type { TargetConfig } from '../config/index.ts';
 
-/** Variables describing a target: set from the resolved config, or removed so none leaks through. */
-export const TARGET_VARIABLES = [
-  'CONFORMANCE_TARGET',
-  'API_BASE_URL',
-  'PETSTORE_BASE_URL',
-  'CLIENT_ID',
-  'CLIENT_SECRET',
-  'API_KEY_ID',
-  'API_KEY_SECRET',
-  'ALLOW_PRODUCTION_WRITES',
-  'REQUEST_TIMEOUT_MS',
-  'REFERENCE_CONTROL_URL',
-] as const;
+/** Variables describing a target (the table's k6 column): set from the resolved config, or removed so none leaks through. */
+export const TARGET_VARIABLES: readonly string[] = variableNames((v) => v.k6);
 
 export interface K6EnvOptions {
   /** The environment the CLI was started with (load variables such as RATE_BUDGET pass through). */

@@ -1,0 +1,240 @@
+// Every configuration variable, once: name, when it is required, default, whether it is a secret,
+// where it is read and what it means. The validator's secret list, the k6 hand-over, .env.example and
+// the table of docs/configuration.md are made from (or checked against) it. k6-safe: data only.
+
+export interface Variable {
+  name: string;
+  /** When it must be set, as the docs say it: no, unless local, with its id, ... */
+  required: string;
+  /** The value used when it is not set (written as the variable would hold it). */
+  default?: string;
+  /** Said instead of a default when there is none to write down. */
+  defaultNote?: string;
+  /** Never shown in a report or log. */
+  secret: boolean;
+  /** Read from .env too (false: from the environment only). */
+  envFile: boolean;
+  /** For tests of the suite only (leave unset against a real environment). */
+  testsOnly?: boolean;
+  /** Describes the target, so the load CLI hands it to k6 (set from the validated configuration). */
+  k6: boolean;
+  /** Markdown, as in the docs table. */
+  meaning: string;
+  example: string;
+}
+
+export const VARIABLES: readonly Variable[] = [
+  {
+    name: 'CONFORMANCE_TARGET',
+    required: 'no',
+    default: 'local',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning:
+      'which environment to check: `local` (the embedded reference server), `staging` or `production` (case does not matter)',
+    example: 'staging',
+  },
+  {
+    name: 'API_BASE_URL',
+    required: 'unless local',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning:
+      'base address of the main service: an absolute http(s) URL ending with `/api/` (a missing final `/` is added), no credentials, query or fragment',
+    example: 'https://staging.example.com/api/',
+  },
+  {
+    name: 'PETSTORE_BASE_URL',
+    required: 'unless local',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning: 'base address of the demo pet interface: an http(s) URL ending with `/v1`',
+    example: 'https://petstore.staging.example.com/v1',
+  },
+  {
+    name: 'CLIENT_ID',
+    required: 'unless local',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning: 'client id for `POST /v1/auth/token` (bearer tokens)',
+    example: 'conformance-client',
+  },
+  {
+    name: 'CLIENT_SECRET',
+    required: 'unless local',
+    secret: true,
+    envFile: true,
+    k6: true,
+    meaning: 'its client secret (**secret**)',
+    example: '',
+  },
+  {
+    name: 'API_KEY_ID',
+    required: 'unless local',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning: 'id of an API key (`x-api-key-id`)',
+    example: 'conformance-key',
+  },
+  {
+    name: 'API_KEY_SECRET',
+    required: 'unless local',
+    secret: true,
+    envFile: true,
+    k6: true,
+    meaning: "that key's secret, `x-api-key-secret` (**secret**)",
+    example: '',
+  },
+  {
+    name: 'PINNED_API_KEY_ID',
+    required: 'with its secret',
+    secret: false,
+    envFile: true,
+    k6: false,
+    meaning: "a key pinned to an IP other than the runner's: the checks that a leaked key is refused use it",
+    example: 'pinned-key',
+  },
+  {
+    name: 'PINNED_API_KEY_SECRET',
+    required: 'with its id',
+    secret: true,
+    envFile: true,
+    k6: false,
+    meaning: "that pinned key's secret (**secret**); both pinned variables or neither",
+    example: '',
+  },
+  {
+    name: 'DISABLED_FEATURE_ROUTE',
+    required: 'no',
+    secret: false,
+    envFile: true,
+    k6: false,
+    meaning:
+      'a main-service GET route whose feature is disabled in that environment (`FEATURE_FLAG_DISABLED` checks)',
+    example: '/v1/reports',
+  },
+  {
+    name: 'EXPIRED_ACCESS_TOKEN',
+    required: 'no',
+    secret: true,
+    envFile: true,
+    k6: false,
+    meaning:
+      'an access token known to have expired, so `SESSION_EXPIRED` is checked without waiting (**secret**)',
+    example: '',
+  },
+  {
+    name: 'ALLOW_PRODUCTION_WRITES',
+    required: 'no',
+    default: 'no',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning:
+      '`yes` lets write and load checks run against production; `no` keeps them off; any other value is refused',
+    example: 'no',
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    required: 'no',
+    default: '10000',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning: 'timeout of every request, a whole number of milliseconds from 1 to 600000',
+    example: '15000',
+  },
+  {
+    name: 'CONFORMANCE_STRICT',
+    required: 'no',
+    default: '0',
+    secret: false,
+    envFile: true,
+    k6: false,
+    meaning: '`1`: a failed SHOULD rule fails the run; `0`: it is reported as non-strict',
+    example: '1',
+  },
+  {
+    name: 'CONFORMANCE_SLOW',
+    required: 'no',
+    default: '1',
+    secret: false,
+    envFile: true,
+    k6: false,
+    meaning:
+      '`0` skips the checks that must wait real time against a target without control API: the 160 s watch of the flag cache (`FLG-WINDOW`, `FLG-RENEW`), a token lifetime up to 120 s, a `Retry-After` up to 60 s ([which checks wait](conformance.md))',
+    example: '0',
+  },
+  {
+    name: 'CONFORMANCE_GENERATED',
+    required: 'no',
+    default: '300',
+    secret: false,
+    envFile: false,
+    k6: false,
+    meaning:
+      'request budget of the generated requests (`suites/generated.test.ts`), spread over every operation; `0` switches them off ([generated requests](conformance.md#generated-requests)); read from the environment only',
+    example: '100',
+  },
+  {
+    name: 'CONFORMANCE_SEED',
+    required: 'no',
+    defaultNote: 'drawn and printed',
+    secret: false,
+    envFile: false,
+    k6: false,
+    meaning:
+      'the seed of the generated requests: the seed a run printed replays it exactly; read from the environment only',
+    example: '20261124',
+  },
+  {
+    name: 'CONFORMANCE_FLAG_WINDOW',
+    required: 'no',
+    default: '60',
+    secret: false,
+    envFile: true,
+    testsOnly: true,
+    k6: false,
+    meaning:
+      "for tests only: the flag cache window, in seconds (0.1 to 300), the suite judges, to match a reference server started with `--flag-window`; the spec's window is 60 s, so leave it unset against a real environment",
+    example: '3',
+  },
+  {
+    name: 'REFERENCE_CONTROL_URL',
+    required: 'no',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning:
+      'control API of a reference server you started yourself with `--control`, for the checks that need it',
+    example: 'http://127.0.0.1:8080/__control/',
+  },
+  {
+    name: 'CONFORMANCE_REPORTS_DIR',
+    required: 'no',
+    default: 'reports',
+    secret: false,
+    envFile: false,
+    k6: false,
+    meaning:
+      "folder of the reports; read from the environment only (vitest's JUnit reporter needs it before `.env` is read); checked before the first request (created if need be, must be writable: else exit 2 and one line), and one run at a time per folder (docs/reports.md)",
+    example: 'reports/nightly',
+  },
+];
+
+/** The names of the variables a predicate picks, in table order. */
+export function variableNames(pick: (v: Variable) => boolean): string[] {
+  return VARIABLES.filter(pick).map((v) => v.name);
+}
+
+/** The row of docs/configuration.md's table for a variable. */
+export function docsRow(v: Variable): string {
+  const value = v.default !== undefined ? `\`${v.default}\`` : (v.defaultNote ?? '-');
+  const example = v.example === '' ? '' : `\`${v.example}\``;
+  return `| \`${v.name}\` | ${v.required} | ${value} | ${v.meaning} |${example === '' ? '' : ` ${example}`} |`;
+}
