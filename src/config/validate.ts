@@ -1,5 +1,6 @@
 // Turns raw variables into TargetSettings, collecting every problem instead of stopping at the
 // first, so one run tells the user everything to fix. Secret values are never quoted.
+import { createSecretFilter, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { DEMO_SECRETS } from './demo-credentials.ts';
 import type { RawVariables } from './env-file.ts';
 import { type ConfigProblem, TARGETS, type TargetName, type TargetSettings } from './types.ts';
@@ -23,11 +24,6 @@ export const MAX_TIMEOUT_MS = 600_000;
 /** Control characters and line separators: a quoted value must not break its line or the terminal. */
 const UNPRINTABLE = /[\p{Cc}\u2028\u2029]+/gu;
 
-/** Removes every secret value from a text: a secret pasted into the wrong variable is still a secret. */
-function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => out.split(secret).join('[REDACTED]'), text);
-}
-
 /** A URL-like value with whatever precedes its last `@` hidden: the user part may be a password. */
 function hideUserInfo(value: string): string {
   const at = value.lastIndexOf('@');
@@ -41,14 +37,14 @@ const HEADER_SAFE = /^[\x20-\x7e\x80-\xff]+$/;
 
 class Collector {
   readonly problems: ConfigProblem[] = [];
-  readonly secrets: readonly string[];
   private readonly raw: RawVariables;
+  /** A secret pasted into the wrong variable is still a secret: every value passes through this. */
+  private readonly secrets: SecretFilter;
   constructor(raw: RawVariables) {
     this.raw = raw;
-    // Longest first, so a secret that contains another is removed whole.
-    this.secrets = SECRET_VARIABLES.map((v) => this.get(v))
-      .filter((v): v is string => v !== undefined)
-      .sort((a, b) => b.length - a.length);
+    this.secrets = createSecretFilter(
+      SECRET_VARIABLES.map((v) => this.get(v)).filter((v): v is string => v !== undefined),
+    );
   }
 
   /** Trimmed value; empty means unset. */
@@ -61,12 +57,17 @@ class Collector {
     this.problems.push({ variable, problem, expected });
   }
 
+  /** A piece of a value, for a message: secrets removed. Messages take values only through this or quote(). */
+  clean(value: string): string {
+    return this.secrets.text(value);
+  }
+
   /**
    * Quotes a value for a message: secrets removed before anything else (cutting or escaping could
    * otherwise leave part of one), on one printable line, cut short.
    */
   quote(value: string): string {
-    const oneLine = redact(value, this.secrets).replace(UNPRINTABLE, ' ');
+    const oneLine = this.clean(value).replace(UNPRINTABLE, ' ');
     const chars = Array.from(oneLine);
     return JSON.stringify(chars.length > 80 ? `${chars.slice(0, 77).join('')}...` : oneLine);
   }
@@ -131,7 +132,7 @@ function parseHttpUrl(c: Collector, name: string, value: string, expected: strin
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     // Without a `//`, what looks like a scheme may be the user name of `user:password@host`.
-    const scheme = value.includes('@') ? 'a non-http(s)' : `the ${url.protocol}`;
+    const scheme = value.includes('@') ? 'a non-http(s)' : `the ${c.clean(url.protocol)}`;
     c.add(name, `${c.quote(hideUserInfo(value))} uses ${scheme} scheme`, expected);
     return undefined;
   }
@@ -244,15 +245,6 @@ function onThisMachine(url: string | undefined): boolean {
   return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** Values are redacted as they are quoted; this catches a secret that reached a message any other way. */
-function scrub(problems: ConfigProblem[], secrets: readonly string[]): ConfigProblem[] {
-  return problems.map((p) => ({
-    variable: p.variable,
-    problem: redact(p.problem, secrets),
-    expected: redact(p.expected, secrets),
-  }));
-}
-
 export function validate(
   raw: RawVariables,
   earlier: ConfigProblem[] = [],
@@ -320,12 +312,9 @@ export function validate(
     }
   }
 
-  if (c.problems.length > 0) {
-    // A secret too short to keep out of reports is refused above; scrubbing our own words of it
-    // would rewrite them ("is [REDACTED]er than 8 characters"), and quote() has removed it already.
-    const scrubbable = c.secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
-    return { ok: false, problems: scrub(c.problems, scrubbable) };
-  }
+  // Values were filtered as they entered the messages (quote, clean); the messages' own words are
+  // never filtered, so a secret that is also a word ("short", "characters") cannot rewrite them.
+  if (c.problems.length > 0) return { ok: false, problems: c.problems };
   // Unset optional values are left out rather than carried as undefined.
   const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
   return { ok: true, settings: defined as unknown as TargetSettings };

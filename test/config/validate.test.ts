@@ -227,6 +227,27 @@ describe('credentials', () => {
     }
   });
 
+  it('never rewrites its own words when a secret long enough to keep is one of them', () => {
+    // Values are filtered as they enter a message, never the message: a second pass over the
+    // whole text would give "is shorter than 8 [REDACTED]" and "is not set ([REDACTED] for ...)".
+    const problems = problemsOf({
+      ...STAGING,
+      CLIENT_SECRET: 'characters',
+      EXPIRED_ACCESS_TOKEN: 'required',
+      API_KEY_SECRET: 'b7x',
+      API_KEY_ID: '',
+    });
+    expect(problems.find((p) => p.variable === 'API_KEY_SECRET')?.problem).toBe(
+      `is shorter than ${MIN_SECRET_LENGTH} characters`,
+    );
+    expect(problems.find((p) => p.variable === 'API_KEY_ID')?.problem).toBe(
+      'is not set (required for the staging target)',
+    );
+    // A value that carries the secret is still filtered.
+    const quoted = problemsOf({ ...STAGING, CLIENT_SECRET: 'characters', REQUEST_TIMEOUT_MS: 'characters' });
+    expect(quoted.find((p) => p.variable === 'REQUEST_TIMEOUT_MS')?.problem).toBe('is "[REDACTED]"');
+  });
+
   it('accepts printable ASCII and Latin-1 values', () => {
     const value = 'Zé-~!@#$%^&*()_+={}[]|:;"\'<>,.?/ 0123';
     expect(settingsOf({ ...STAGING, CLIENT_SECRET: value }).clientSecret).toBe(value);

@@ -2,10 +2,11 @@
 // JUnit (parsed back with fast-xml-parser) and console text, with every secret removed.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { escapeXml, renderJunit } from '../../load/lib/summary/junit.ts';
 import type { K6SummaryData } from '../../load/lib/summary/k6-data.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
-import { redactSecrets, reportPaths, summaryOutputs } from '../../load/lib/summary/outputs.ts';
+import { reportPaths, summaryOutputs } from '../../load/lib/summary/outputs.ts';
 import { buildReport, formatValue, isPlumbing } from '../../load/lib/summary/report.ts';
 import { renderText } from '../../load/lib/summary/text.ts';
 
@@ -213,7 +214,7 @@ describe('summaryOutputs', () => {
       expect(text, name).not.toContain(SECRET);
     }
     expect(outputs['out/dir/k6-release.md']).toContain('[REDACTED]');
-    expect(redactSecrets('abcabc', ['abc', 'abcabc'])).toBe('[REDACTED]');
+    expect(createSecretFilter(['abc', 'abcabc']).text('abcabc')).toBe('[REDACTED]');
   });
 
   it('prints a console summary with verdict marks and the report paths', () => {

@@ -1,15 +1,11 @@
 // What handleSummary returns: the three report files and the console text, with every secret
-// value removed from all of them (a secret can only get there by accident, which is the point).
+// value removed from all of them by the suite's one secret filter (a secret can only get there by
+// accident, which is the point).
+import { createSecretFilter } from '../shared/secret-filter.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { LoadReport } from './report.ts';
 import { renderText } from './text.ts';
-
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  // Longest first, so a secret that contains another is removed whole.
-  const sorted = secrets.filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
-  return sorted.reduce((out, secret) => out.split(secret).join('[REDACTED]'), text);
-}
 
 export function reportPaths(
   reportDir: string,
@@ -31,5 +27,6 @@ export function summaryOutputs(
     [paths.junit]: renderJunit(report),
     stdout: renderText(report, [paths.json, paths.markdown, paths.junit]),
   };
-  return Object.fromEntries(Object.entries(files).map(([k, v]) => [k, redactSecrets(v, secrets)]));
+  const filter = createSecretFilter(secrets);
+  return Object.fromEntries(Object.entries(files).map(([k, v]) => [k, filter.text(v)]));
 }

@@ -1,0 +1,75 @@
+// The one secret filter (load/lib/shared/secret-filter.ts): what it removes, and a scan that keeps
+// it the only redaction in src/ and load/ (the client's redactor, the reports' scrubber, the
+// configuration messages and the k6 summaries all use it).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createSecretFilter, REDACTED, secretForms } from '../../../load/lib/shared/secret-filter.ts';
+import { createRedactor } from '../../../src/client/index.ts';
+import { createScrubber } from '../../../src/report/scrub.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const FILTER = 'load/lib/shared/secret-filter.ts';
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function filesWith(pattern: RegExp): string[] {
+  return [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'load'))]
+    .map((path) => relative(ROOT, path).split('\\').join('/'))
+    .filter((path) => path !== FILTER && pattern.test(readFileSync(join(ROOT, path), 'utf8')));
+}
+
+describe('createSecretFilter', () => {
+  it('removes a secret in every form a record or report writes it, longest first', () => {
+    const f = createSecretFilter(['a b"c<d>&\'e', 'short-x', 'short-x-and-longer']);
+    for (const form of secretForms('a b"c<d>&\'e')) expect(f.text(`[${form}]`)).toBe(`[${REDACTED}]`);
+    expect(secretForms('a b"c<d>&\'e')).toContain('a b&quot;c&lt;d&gt;&amp;&apos;e');
+    expect(f.text('short-x-and-longer')).toBe(REDACTED);
+  });
+
+  it('removes token and secret fields whatever their value, and credential headers by name', () => {
+    const f = createSecretFilter([]);
+    expect(f.text('{"access_token" : "a\\"b"} ?client_secret=z&x=1')).toBe(
+      `{"access_token" : "${REDACTED}"} ?client_secret=${REDACTED}&x=1`,
+    );
+    expect(f.headers({ Authorization: 'Bearer t', 'x-api-key-secret': 'k', accept: 'a' })).toEqual({
+      Authorization: REDACTED,
+      'x-api-key-secret': REDACTED,
+      accept: 'a',
+    });
+  });
+
+  it('filters deep objects, keys included; learns secrets later and from credential headers', () => {
+    const f = createSecretFilter(['top-secret-1']);
+    expect(f.deep({ 'k-top-secret-1': ['top-secret-1', 3, null] })).toEqual({
+      [`k-${REDACTED}`]: [REDACTED, 3, null],
+    });
+    f.add('late-token-2');
+    f.learnFromHeaders({ authorization: 'Bearer hand-made-token' });
+    expect(f.text('late-token-2 hand-made-token')).toBe(`${REDACTED} ${REDACTED}`);
+  });
+
+  it('takes a secret that cannot be URL-encoded (a lone surrogate) without throwing', () => {
+    expect(createSecretFilter(['\ud800x']).text('a\ud800xb')).toBe(`a${REDACTED}b`);
+  });
+});
+
+describe('one secret filter', () => {
+  it('is what the client redacts with and what the reports scrub with', () => {
+    expect(createRedactor).toBe(createSecretFilter);
+    expect(createScrubber).toBe(createSecretFilter);
+  });
+
+  it('has no second copy in src/ or load/', () => {
+    // A hand-written replacement of secret values, or a second table of their forms.
+    expect(filesWith(/\.join\(\s*(?:REDACTED|['"`]\[REDACTED\]['"`])\s*\)/)).toEqual([]);
+    expect(filesWith(/encodeURIComponent\(\s*secret\s*\)/)).toEqual([]);
+  });
+});
