@@ -27,6 +27,7 @@ const TABLE = [
     'token-missing-access-token',
     'TOK-01',
     'the token answer names the token `token` instead of `access_token`',
+    RESHAPES.tokenMissingAccessToken,
   ),
   fault('token-not-accepted', 'TOK-02', 'tokens from the token route are refused by bearer routes (401)'),
   fault('token-wrong-secret-accepted', 'TOK-03', 'a known client_id gets a token whatever its client_secret'),
@@ -133,26 +134,43 @@ const TABLE = [
     RESHAPES.errorTextPlain,
   ),
   // User
-  fault('user-me-array', 'USR-01', 'GET /v1/user/me answers a JSON array holding the user'),
+  fault(
+    'user-me-array',
+    'USR-01',
+    'GET /v1/user/me answers a JSON array holding the user',
+    RESHAPES.userMeArray,
+  ),
   // Feature flags
-  fault('flags-html', 'FLG-01', 'GET /v1/feature-flags answers text/html'),
+  fault('flags-html', 'FLG-01', 'GET /v1/feature-flags answers text/html', RESHAPES.flagsHtml),
   fault('flags-not-cached', 'FLG-02', 'feature flag data is renewed on every call'),
   fault('flags-never-renewed', 'FLG-03', 'feature flag data is never renewed once cached'),
   fault(
     'feature-disabled-403',
     'FLG-04',
     'a disabled feature answers 403 (code FEATURE_FLAG_DISABLED, status_code 403)',
+    RESHAPES.featureDisabled403,
   ),
   fault('feature-disabled-ignored', 'FLG-04', 'a route whose feature is disabled answers 200 anyway'),
-  fault('feature-disabled-wrong-code', 'FLG-05', 'a disabled feature answers code FEATURE_DISABLED'),
+  fault(
+    'feature-disabled-wrong-code',
+    'FLG-05',
+    'a disabled feature answers code FEATURE_DISABLED',
+    RESHAPES.featureDisabledWrongCode,
+  ),
   fault(
     'feature-disabled-generic-message',
     'FLG-06',
     'a disabled feature answers the message "Service unavailable"',
+    RESHAPES.featureDisabledGenericMessage,
   ),
   // Token renewal
   fault('expired-token-accepted', 'REN-01', 'expired tokens are still accepted'),
-  fault('session-expired-other-code', 'REN-01', 'an expired token answers code TOKEN_EXPIRED'),
+  fault(
+    'session-expired-other-code',
+    'REN-01',
+    'an expired token answers code TOKEN_EXPIRED',
+    RESHAPES.sessionExpiredOtherCode,
+  ),
   fault(
     'renewal-returns-stale-token',
     'REN-02',
@@ -179,16 +197,31 @@ const TABLE = [
     'Retry-After is shorter than the wait until the window resets (1 s, or 0 when the wait is 1 s or less)',
   ),
   // Pets
-  fault('pets-wrapped-in-object', 'PET-01', 'GET /pets answers {"pets": [...]} instead of an array'),
-  fault('pet-id-as-string', 'PET-02', 'pet ids are sent as strings'),
-  fault('pet-status-outside-enum', 'PET-03', 'some listed pets have status "adopted"'),
+  fault(
+    'pets-wrapped-in-object',
+    'PET-01',
+    'GET /pets answers {"pets": [...]} instead of an array',
+    RESHAPES.petsWrappedInObject,
+  ),
+  fault('pet-id-as-string', 'PET-02', 'pet ids are sent as strings', RESHAPES.petIdAsString),
+  fault(
+    'pet-status-outside-enum',
+    'PET-03',
+    'some listed pets have status "adopted"',
+    RESHAPES.petStatusOutsideEnum,
+  ),
   fault('pets-limit-ignored', 'PET-04', 'GET /pets ignores limit'),
   fault('pets-limit-over-100', 'PET-05', 'GET /pets honours a limit above 100'),
   fault('pets-default-limit-10', 'PET-06', 'GET /pets without limit returns 10 pets'),
-  fault('create-pet-200', 'PET-07', 'POST /pets answers 200 instead of 201'),
+  fault('create-pet-200', 'PET-07', 'POST /pets answers 200 instead of 201', RESHAPES.createPet200),
   fault('created-pet-lost', 'PET-08', 'POST /pets answers 201 but does not store the pet'),
   fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
-  fault('no-deprecation-header', 'PET-10', 'GET /pets/{petId} sends no Deprecation header'),
+  fault(
+    'no-deprecation-header',
+    'PET-10',
+    'GET /pets/{petId} sends no Deprecation header',
+    RESHAPES.noDeprecationHeader,
+  ),
   fault('unknown-pet-400', 'PET-11', 'GET /pets/{petId} of an unknown id answers 400'),
   // Payload format
   fault(

@@ -44,10 +44,10 @@ function defaultClientPrincipal(ctx: RequestContext): Principal {
 }
 
 function sessionExpired(ctx: RequestContext): ApiError {
-  const { faults, options } = ctx.state;
+  const { options } = ctx.state;
   return new ApiError(
     options.sessionExpiredStatus,
-    faults.has('session-expired-other-code') ? 'TOKEN_EXPIRED' : 'SESSION_EXPIRED',
+    'SESSION_EXPIRED',
     'the session has expired: obtain a new access token from POST /v1/auth/token',
   );
 }
@@ -181,13 +181,5 @@ export function limitAnonymous(ctx: RequestContext): void {
 export function requireFeature(ctx: RequestContext, feature: Feature, unavailable: string): void {
   const { faults, features } = ctx.state;
   if (features.enabled(feature) || faults.has('feature-disabled-ignored')) return;
-  const status = faults.has('feature-disabled-403') ? 403 : 503;
-  const message = faults.has('feature-disabled-generic-message')
-    ? 'Service unavailable'
-    : `the feature '${feature}' is disabled: ${unavailable}`;
-  throw new ApiError(
-    status,
-    faults.has('feature-disabled-wrong-code') ? 'FEATURE_DISABLED' : 'FEATURE_FLAG_DISABLED',
-    message,
-  );
+  throw new ApiError(503, 'FEATURE_FLAG_DISABLED', `the feature '${feature}' is disabled: ${unavailable}`);
 }

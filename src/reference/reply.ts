@@ -9,6 +9,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Serialised as JSON; absent for an answer without a body. */
   json?: unknown;
+  /** The content type of the JSON text when it is not application/json (faults). */
+  contentType?: string;
   /** A body that is not JSON (or JSON under another content type, for faults). */
   text?: { contentType: string; body: string };
 }
@@ -46,7 +48,7 @@ export function writeReply(res: ServerResponse, reply: Reply, baseHeaders: Recor
     contentType = reply.text.contentType;
   } else if (reply.json !== undefined) {
     body = JSON.stringify(reply.json);
-    contentType = JSON_TYPE;
+    contentType = reply.contentType ?? JSON_TYPE;
   }
   const headers: Record<string, string | number> = { ...baseHeaders, ...reply.headers };
   if (contentType) headers['content-type'] = contentType;

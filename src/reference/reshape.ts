@@ -66,14 +66,74 @@ function localStyle(ms: number): string {
   return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
 
-/** The same JSON text under text/plain. */
-const asPlainText = (reply: Reply): Reply => ({
-  status: reply.status,
-  ...(reply.headers ? { headers: reply.headers } : {}),
-  text: { contentType: 'text/plain; charset=utf-8', body: JSON.stringify(reply.json) },
-});
+/** The same JSON text under text/plain (still JSON to the reshapes after it). */
+const asPlainText = (reply: Reply): Reply => ({ ...reply, contentType: 'text/plain; charset=utf-8' });
+
+/** A reshape of a 2xx answer of one route. */
+function onRoute(routeKey: string, change: (reply: Reply, original: Reply) => Reply | undefined): Mutate {
+  return (reply, { route, original }) =>
+    route !== routeKey || reply.status < 200 || reply.status > 299
+      ? reply
+      : (change(reply, original) ?? reply);
+}
+
+/** A reshape of the error body of one error code (in any route). */
+function onErrorCode(code: string, change: (reply: Reply, body: Json) => void): Mutate {
+  return (reply, { original }) => {
+    if (!isObject(reply.json) || !isObject(original.json) || original.json.code !== code) return reply;
+    change(reply, reply.json);
+    return reply;
+  };
+}
+
+/** Another status, told in the body too unless a fault already changed status_code. */
+function restatus(reply: Reply, body: Json, status: number): void {
+  if (body.status_code === reply.status) body.status_code = status;
+  reply.status = status;
+}
+
+const SHOW_PET = 'GET /petstore/v1/pets/{petId}';
+const LIST_PETS = 'GET /petstore/v1/pets';
+
+/** The pets of a list or single-pet answer, however a fault wrapped the list. */
+function petsIn(json: unknown): Json[] {
+  if (Array.isArray(json)) return json.filter(isObject);
+  if (isObject(json) && Array.isArray(json.pets)) return json.pets.filter(isObject);
+  return isObject(json) ? [json] : [];
+}
+
+/** A change to each pet shown by the two read routes, given the pet as it was before any fault. */
+function eachShownPet(change: (pet: Json, original: Json) => void): Mutate {
+  return (reply, context) => {
+    if (context.route !== LIST_PETS && context.route !== SHOW_PET) return reply;
+    if (reply.status !== 200) return reply;
+    const shown = petsIn(reply.json);
+    const originals = petsIn(context.original.json);
+    shown.forEach((pet, i) => {
+      const original = originals[i];
+      if (original) change(pet, original);
+    });
+    return reply;
+  };
+}
+
+/** The flags of either flags answer: the spec's {data: [...]} or the other-choices map. */
+function flagsIn(json: unknown): { name: string; enabled: boolean }[] {
+  if (!isObject(json)) return [];
+  if (Array.isArray(json.data)) {
+    return json.data.filter(isObject).map((f) => ({ name: String(f.name), enabled: f.enabled === true }));
+  }
+  const features = isObject(json.features) ? json.features : {};
+  return Object.entries(features).map(([name, f]) => ({ name, enabled: isObject(f) && f.enabled === true }));
+}
 
 export const RESHAPES = {
+  /** The token under `token`, first as before. */
+  tokenMissingAccessToken: onRoute('POST /api/v1/auth/token', (reply) => {
+    if (!isObject(reply.json) || !('access_token' in reply.json)) return reply;
+    const { access_token: token, ...rest } = reply.json;
+    return { ...reply, json: { token, ...rest } };
+  }),
   envelopeMissingExtra: customersEnvelope((envelope) => {
     delete envelope.extra;
   }),
@@ -112,6 +172,42 @@ export const RESHAPES = {
   }),
   errorsFieldMissing: errorBody((body) => {
     delete body.errors;
+  }),
+  userMeArray: onRoute('GET /api/v1/user/me', (reply) => ({ ...reply, json: [reply.json] })),
+  flagsHtml: onRoute('GET /api/v1/feature-flags', (reply, original) => {
+    const items = flagsIn(original.json)
+      .map((f) => `<li>${f.name}: ${f.enabled ? 'on' : 'off'}</li>`)
+      .join('');
+    // A page for people: none of the JSON answer's headers (its cache-control) either.
+    return {
+      status: reply.status,
+      text: { contentType: 'text/html; charset=utf-8', body: `<!doctype html><ul>${items}</ul>` },
+    };
+  }),
+  featureDisabled403: onErrorCode('FEATURE_FLAG_DISABLED', (reply, body) => restatus(reply, body, 403)),
+  featureDisabledWrongCode: onErrorCode('FEATURE_FLAG_DISABLED', (_reply, body) => {
+    body.code = 'FEATURE_DISABLED';
+  }),
+  featureDisabledGenericMessage: onErrorCode('FEATURE_FLAG_DISABLED', (_reply, body) => {
+    if ('message' in body) body.message = 'Service unavailable';
+  }),
+  sessionExpiredOtherCode: onErrorCode('SESSION_EXPIRED', (_reply, body) => {
+    body.code = 'TOKEN_EXPIRED';
+  }),
+  petsWrappedInObject: onRoute(LIST_PETS, (reply) => ({ ...reply, json: { pets: reply.json } })),
+  petIdAsString: eachShownPet((pet, original) => {
+    pet.id = String(original.id);
+  }),
+  petStatusOutsideEnum: eachShownPet((pet, original) => {
+    if (Number(original.id) % 5 === 0) pet.status = 'adopted';
+  }),
+  createPet200: onRoute('POST /petstore/v1/pets', (reply) =>
+    reply.status === 201 ? { ...reply, status: 200 } : reply,
+  ),
+  noDeprecationHeader: onRoute(SHOW_PET, (reply) => {
+    if (!reply.headers) return reply;
+    const { deprecation: _deprecation, ...headers } = reply.headers;
+    return { ...reply, headers };
   }),
   errorTextPlain: (reply) => (reply.status < 400 || reply.json === undefined ? reply : asPlainText(reply)),
 } satisfies Record<string, Mutate>;

@@ -172,7 +172,7 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
       undefined,
     );
     const body = reply.text?.body ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
-    const type = reply.text?.contentType ?? 'application/json; charset=utf-8';
+    const type = reply.text?.contentType ?? reply.contentType ?? 'application/json; charset=utf-8';
     socket.end(
       `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status] ?? ''}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );

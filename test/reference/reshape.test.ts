@@ -17,7 +17,7 @@ function sources(dir: string): { file: string; text: string }[] {
 }
 
 describe('faults as data', () => {
-  it('the customers page and error body faults are data', () => {
+  it('the faults that only reshape an answer are data', () => {
     expect(RESHAPING_FAULTS).toEqual(
       expect.arrayContaining([
         'envelope-missing-extra',
@@ -36,6 +36,18 @@ describe('faults as data', () => {
         'error-path-wrong',
         'errors-field-missing',
         'error-text-plain',
+        'token-missing-access-token',
+        'user-me-array',
+        'flags-html',
+        'feature-disabled-403',
+        'feature-disabled-wrong-code',
+        'feature-disabled-generic-message',
+        'session-expired-other-code',
+        'pets-wrapped-in-object',
+        'pet-id-as-string',
+        'pet-status-outside-enum',
+        'create-pet-200',
+        'no-deprecation-header',
       ]),
     );
   });
@@ -67,7 +79,7 @@ describe('faults as data', () => {
   });
 
   it('an error answer of the customers route is not reshaped by the page faults', async () => {
-    const pageFaults = RESHAPING_FAULTS.filter((name) => !/error|status-code|timestamp/.test(name));
+    const pageFaults = RESHAPING_FAULTS.filter((name) => /page|items|envelope|customers/.test(name));
     await withServer({ faults: pageFaults }, async (s) => {
       const answer = await s.withKey('/api/v1/customers?page=4');
       expect(answer.status).toBe(422);
@@ -75,8 +87,42 @@ describe('faults as data', () => {
     });
   });
 
+  it('pet reshapes combine, whatever wraps the list: ids as strings, some status adopted, in an object', async () => {
+    await withServer(
+      { faults: ['pets-wrapped-in-object', 'pet-id-as-string', 'pet-status-outside-enum'] },
+      async (s) => {
+        const { pets } = (await s.call('/petstore/v1/pets?limit=10')).json as {
+          pets: { id: unknown; status?: unknown }[];
+        };
+        expect(pets.map((p) => typeof p.id)).toEqual(Array(10).fill('string'));
+        expect(pets.filter((p) => Number(p.id) % 5 === 0).map((p) => p.status)).toEqual([
+          'adopted',
+          'adopted',
+        ]);
+      },
+    );
+  });
+
+  it('a disabled feature under three faults: 403, FEATURE_DISABLED, the generic message', async () => {
+    const faults = [
+      'feature-disabled-403',
+      'feature-disabled-wrong-code',
+      'feature-disabled-generic-message',
+    ];
+    await withServer({ faults }, async (s) => {
+      s.control.setFeature('reports', false);
+      const answer = await s.withKey('/api/v1/reports');
+      expect(answer.status).toBe(403);
+      expect(answer.json).toMatchObject({
+        code: 'FEATURE_DISABLED',
+        message: 'Service unavailable',
+        status_code: 403,
+      });
+    });
+  });
+
   it('error body reshapes combine and apply to every error: all of them on a 404', async () => {
-    const errorFaults = RESHAPING_FAULTS.filter((name) => /error|status-code|timestamp/.test(name));
+    const errorFaults = RESHAPING_FAULTS.filter((name) => /^error|status-code|timestamp/.test(name));
     await withServer({ faults: errorFaults }, async (s) => {
       const answer = await s.call('/api/v1/nothing-here');
       expect(answer.status).toBe(404);

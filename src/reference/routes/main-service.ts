@@ -58,7 +58,7 @@ export const createToken: Handler = async (ctx) => {
   const stale = faults.has('renewal-returns-stale-token') ? state.tokens.lastExpired(clientId) : undefined;
   const token = stale ?? state.tokens.issue(clientId, userId, state.now(), state.tokenTtlSeconds);
   const answer: Record<string, unknown> = {
-    [faults.has('token-missing-access-token') ? 'token' : 'access_token']: token,
+    access_token: token,
     token_type: 'Bearer',
     expires_in: state.tokenTtlSeconds,
   };
@@ -100,7 +100,7 @@ export const currentUser: Handler = (ctx) => {
   const user = users(ctx.state.options.seed).get(principal.userId);
   if (!user) throw new ApiError(404, 'NOT_FOUND', 'the user of this credential no longer exists');
   const record = ctx.state.options.extraFields ? user.rich : user.plain;
-  return { status: 200, json: ctx.state.faults.has('user-me-array') ? [record] : record };
+  return { status: 200, json: record };
 };
 
 const FEATURE_DESCRIPTIONS: Record<string, string> = {
@@ -121,13 +121,6 @@ export const featureFlags: Handler = (ctx) => {
       ? 'never-renew'
       : 'window';
   const flags = flagCache.read(principal.userId, features, ctx.state.now(), policy);
-  if (faults.has('flags-html')) {
-    const items = flags.map((f) => `<li>${f.name}: ${f.enabled ? 'on' : 'off'}</li>`).join('');
-    return {
-      status: 200,
-      text: { contentType: 'text/html; charset=utf-8', body: `<!doctype html><ul>${items}</ul>` },
-    };
-  }
   // Nothing time-dependent in the body: equal flags give equal answers across windows.
   const body = options.extraFields
     ? {
