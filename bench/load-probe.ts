@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSettings, resolveTarget } from '../src/config/index.ts';
-import { findK6, K6_INSTALL_HINT } from '../src/load/find-k6.ts';
-import { k6Environment } from '../src/load/k6-env.ts';
+import { findK6, K6_INSTALL_HINT } from '../src/launcher/find-k6.ts';
+import { k6Environment } from '../src/launcher/k6-env.ts';
 import { type RateLimit, startReferenceServer } from '../src/reference/index.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

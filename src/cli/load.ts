@@ -4,21 +4,21 @@
 // handed to k6 in its environment (never argv: secrets must not show in `ps`).
 // Exit codes: 0 passed, 1 failed, 2 configuration, a refused target, a missing k6 or an unreachable
 // target, 3 inconclusive (the probe could not put its rule to the test), 130/143 interrupted
-// (SIGINT/SIGTERM; the reports say so); other codes are k6's own (src/load/exit-code.ts).
+// (SIGINT/SIGTERM; the reports say so); other codes are k6's own (src/launcher/exit-code.ts).
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { firstLine } from '../client/errors.ts';
 import { formatProblems, guard, loadSettings, resolveTarget } from '../config/index.ts';
-import { LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../load/args.ts';
-import { K6_ABORTED_BY_SIGNAL, loadExit } from '../load/exit-code.ts';
-import { findK6, K6_INSTALL_HINT } from '../load/find-k6.ts';
-import { k6Environment, reportDirFrom } from '../load/k6-env.ts';
-import { localServerPlan } from '../load/local-server.ts';
-import { planProblem } from '../load/plan-check.ts';
-import { targetUnreachable } from '../load/preflight.ts';
-import { markInterrupted, readReport, reportVerdict } from '../load/run-outcome.ts';
-import { LOAD_SCRIPTS } from '../load/scripts.ts';
+import { LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
+import { K6_ABORTED_BY_SIGNAL, loadExit } from '../launcher/exit-code.ts';
+import { findK6, K6_INSTALL_HINT } from '../launcher/find-k6.ts';
+import { k6Environment, reportDirFrom } from '../launcher/k6-env.ts';
+import { localServerPlan } from '../launcher/local-server.ts';
+import { planProblem } from '../launcher/plan-check.ts';
+import { targetUnreachable } from '../launcher/preflight.ts';
+import { markInterrupted, readReport, reportVerdict } from '../launcher/run-outcome.ts';
+import { LOAD_SCRIPTS } from '../launcher/scripts.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -9,9 +9,9 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { expect } from 'vitest';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import { loadSettings, resolveTarget } from '../../src/config/index.ts';
-import { findK6, K6_VERSION, onPath } from '../../src/load/find-k6.ts';
-import { k6Environment } from '../../src/load/k6-env.ts';
-import { LOAD_SCRIPTS, type LoadScriptName } from '../../src/load/scripts.ts';
+import { findK6, K6_VERSION, onPath } from '../../src/launcher/find-k6.ts';
+import { k6Environment } from '../../src/launcher/k6-env.ts';
+import { LOAD_SCRIPTS, type LoadScriptName } from '../../src/launcher/scripts.ts';
 import { type ReferenceServerOptions, startReferenceServer } from '../../src/reference/index.ts';
 import { ROOT } from './cli-run.ts';
 

@@ -68,4 +68,9 @@ describe('load/lib/shared/', () => {
     expect(isSessionExpired(answer({ code: 'SESSION_EXPIRED' }, false))).toBe(false);
     expect(isSessionExpired(answer({ code: 'TOKEN_EXPIRED' }))).toBe(false);
   });
+
+  it('is not confused with the launcher: src/ has no load/ folder (the Node side of npm run load is src/launcher/)', () => {
+    expect(readdirSync(join(ROOT, 'src'))).not.toContain('load');
+    expect(readdirSync(join(ROOT, 'src'))).toContain('launcher');
+  });
 });

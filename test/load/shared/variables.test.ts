@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { docsRow, VARIABLES, variableNames } from '../../../load/lib/shared/variables.ts';
 import { SECRET_VARIABLES } from '../../../src/config/index.ts';
-import { TARGET_VARIABLES } from '../../../src/load/k6-env.ts';
+import { TARGET_VARIABLES } from '../../../src/launcher/k6-env.ts';
 import { KNOWN_VARIABLES, settingsOf } from '../../config/helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');

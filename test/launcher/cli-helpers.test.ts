@@ -4,12 +4,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { TargetConfig } from '../../src/config/index.ts';
-import { LoadUsageError, parseLoadArgs } from '../../src/load/args.ts';
-import { loadExit } from '../../src/load/exit-code.ts';
-import { findK6, K6_INSTALL_HINT, onPath } from '../../src/load/find-k6.ts';
-import { k6Environment, reportDirFrom } from '../../src/load/k6-env.ts';
-import { localServerPlan } from '../../src/load/local-server.ts';
-import { targetUnreachable } from '../../src/load/preflight.ts';
+import { LoadUsageError, parseLoadArgs } from '../../src/launcher/args.ts';
+import { loadExit } from '../../src/launcher/exit-code.ts';
+import { findK6, K6_INSTALL_HINT, onPath } from '../../src/launcher/find-k6.ts';
+import { k6Environment, reportDirFrom } from '../../src/launcher/k6-env.ts';
+import { localServerPlan } from '../../src/launcher/local-server.ts';
+import { targetUnreachable } from '../../src/launcher/preflight.ts';
 
 describe('parseLoadArgs', () => {
   it('takes the script, --profile, and hands the rest to k6', () => {
