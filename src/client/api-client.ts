@@ -1,12 +1,11 @@
 // The client the checks use: builds each request (service base, query, auth scheme), runs it
-// through the 429 policy and the token renewal, and records every exchange, redacted.
+// through the 429 policy and the token renewal, and records every exchange (the recorder redacts).
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { errorCode } from '../../load/lib/shared/error-body.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import { pathOf, TokenError } from './errors.ts';
 import { createRecorder } from './recorder.ts';
-import { createRedactor } from './redact.ts';
 import { DEFAULT_RETRY_POLICY, with429Retries } from './retry.ts';
 import { isSessionExpired } from './session.ts';
 import { createTokenManager } from './token-manager.ts';
@@ -26,9 +25,8 @@ const withSlash = (base: string) => (base.endsWith('/') ? base : `${base}/`);
 
 export function createApiClient(config: TargetConfig, options: ClientOptions = {}): ApiClient {
   const secrets = secretValues(config);
+  // The recorder's secret filter is the one pass over each exchange; it learns the tokens obtained here.
   const recorder = options.recorder ?? createRecorder(secrets);
-  // The client's own redactor also learns the tokens it obtains, which no recorder knows of.
-  const redactor = createRedactor(secrets);
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const transport = {
     timeoutMs: config.requestTimeoutMs,
@@ -69,12 +67,12 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
   async function exchange(out: OutgoingRequest): Promise<ApiResponse> {
     const startedAt = new Date().toISOString();
     const started = performance.now();
-    redactor.learnFromHeaders(out.headers);
+    recorder.learnFromHeaders(out.headers);
     const base = {
       method: out.method,
-      url: redactor.text(out.url.href),
-      requestHeaders: redactor.headers(out.headers),
-      ...(out.body === undefined ? {} : { requestBody: redactor.text(out.body) }),
+      url: out.url.href,
+      requestHeaders: { ...out.headers },
+      ...(out.body === undefined ? {} : { requestBody: out.body }),
       startedAt,
     };
     try {
@@ -82,14 +80,14 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
       recorder.record({
         ...base,
         status: res.status,
-        responseHeaders: redactor.headers(res.headers),
-        responseBody: redactor.text(res.text),
+        responseHeaders: res.headers,
+        responseBody: res.text,
         durationMs: res.durationMs,
       });
       return res;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      recorder.record({ ...base, durationMs: performance.now() - started, error: redactor.text(message) });
+      recorder.record({ ...base, durationMs: performance.now() - started, error: message });
       throw error;
     }
   }
@@ -108,7 +106,7 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
     });
     const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
     if (res.status >= 200 && res.status < 300 && typeof token === 'string' && token !== '') {
-      redactor.add(token);
+      recorder.learn(token);
       return token;
     }
     const code = errorCode(res.body);
@@ -124,7 +122,7 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
     getToken: manager.getToken,
     renew: manager.renew,
     useToken(token: string) {
-      redactor.add(token);
+      recorder.learn(token);
       manager.useToken(token);
     },
     get tokenRequests() {

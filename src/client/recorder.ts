@@ -1,4 +1,6 @@
-// Keeps the exchanges of one check for its report, redacted and with bodies cut to 64 KiB.
+// Keeps the exchanges of one check for its report, redacted and with bodies cut to 64 KiB. The
+// recorder's filter is the only pass over an exchange: the client hands it what it sent and got,
+// and teaches it the tokens it obtains.
 import { createRedactor } from './redact.ts';
 import type { ExchangeRecorder, RecordedExchange } from './types.ts';
 
@@ -29,6 +31,8 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
       if (e.error !== undefined) clean.error = redact.text(e.error);
       kept.push(clean);
     },
+    learn: redact.add,
+    learnFromHeaders: redact.learnFromHeaders,
     exchanges: () => [...kept],
     clear() {
       kept = [];

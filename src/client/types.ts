@@ -49,7 +49,12 @@ export interface RecordedExchange {
 }
 
 export interface ExchangeRecorder {
+  /** Takes an exchange as sent and received: filters its secrets (its one pass), cuts its bodies. */
   record(e: RecordedExchange): void;
+  /** A secret learned on the way (a token the client obtained). */
+  learn(secret: string): void;
+  /** The credentials sent in headers (also hand-made ones), so echoes of them are caught. */
+  learnFromHeaders(headers: Record<string, string>): void;
   exchanges(): RecordedExchange[];
   clear(): void;
 }

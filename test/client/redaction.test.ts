@@ -171,6 +171,30 @@ describe('exchange records', () => {
     expect(e?.requestHeaders).toEqual({ Authorization: REDACTED, 'X-Other': REDACTED });
     expect(e?.responseBody).toBe(`{"access_token":"${REDACTED}","ok":"${REDACTED}"}`);
   });
+
+  it("one pass per exchange: the client hands the recorder what it sent and got, and the recorder's filter learns the tokens", async () => {
+    server = await startServer((req, res) => {
+      if (req.path === '/api/v1/auth/token') return json(res, 200, { access_token: ISSUED });
+      return json(res, 200, { echo: `${ISSUED} ${SECRETS.apiKeySecret}` });
+    });
+    const recorder = createRecorder([SECRETS.apiKeySecret]);
+    const given: RecordedExchange[] = [];
+    const record = recorder.record;
+    // What reaches record(): a client that filtered first (a second pass) would hand over [REDACTED].
+    recorder.record = (e) => {
+      given.push(e);
+      record(e);
+    };
+    const client = createApiClient(testConfig(server.origin), { recorder });
+    await client.request({ service: 'main', method: 'GET', path: 'v1/user/me', auth: 'bearer' });
+    expect(given.at(-1)?.responseBody).toBe(JSON.stringify({ echo: `${ISSUED} ${SECRETS.apiKeySecret}` }));
+    expect(given.at(-1)?.requestHeaders.authorization).toBe(`Bearer ${ISSUED}`);
+    // The recorder learned the token the client obtained: one filter, and it knows everything.
+    expect(recorder.exchanges().at(-1)?.responseBody).toBe(
+      JSON.stringify({ echo: `${REDACTED} ${REDACTED}` }),
+    );
+    expect(JSON.stringify(recorder.exchanges())).not.toContain(ISSUED);
+  });
 });
 
 describe('redactor', () => {
