@@ -1,16 +1,13 @@
 // Turns raw variables into TargetSettings, collecting every problem instead of stopping at the
 // first, so one run tells the user everything to fix. Secret values are never quoted.
 import { createSecretFilter, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { variableDefault, variableNames } from '../../load/lib/shared/variables.ts';
 import { DEMO_SECRETS } from './demo-credentials.ts';
 import type { RawVariables } from './env-file.ts';
 import { type ConfigProblem, TARGETS, type TargetName, type TargetSettings } from './types.ts';
 
-export const SECRET_VARIABLES = [
-  'CLIENT_SECRET',
-  'API_KEY_SECRET',
-  'PINNED_API_KEY_SECRET',
-  'EXPIRED_ACCESS_TOKEN',
-] as const;
+/** The variables whose values are never quoted: the secret column of the one table of variables. */
+export const SECRET_VARIABLES: readonly string[] = variableNames((v) => v.secret);
 
 /**
  * Shorter secrets cannot be kept out of the reports: scrubbing a two-letter value would rewrite
@@ -18,7 +15,7 @@ export const SECRET_VARIABLES = [
  */
 export const MIN_SECRET_LENGTH = 8;
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_TIMEOUT_MS = Number(variableDefault('REQUEST_TIMEOUT_MS'));
 export const MAX_TIMEOUT_MS = 600_000;
 
 /** Control characters and line separators: a quoted value must not break its line or the terminal. */

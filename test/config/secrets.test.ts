@@ -16,7 +16,7 @@ describe('secretValues', () => {
   it('covers every variable named secret', () => {
     const settings = settingsOf(STAGING);
     for (const name of SECRET_VARIABLES) {
-      expect(secretValues(settings), name).toContain(STAGING[name]);
+      expect(secretValues(settings), name).toContain((STAGING as Record<string, string>)[name]);
     }
   });
 

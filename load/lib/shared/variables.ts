@@ -232,6 +232,13 @@ export function variableNames(pick: (v: Variable) => boolean): string[] {
   return VARIABLES.filter(pick).map((v) => v.name);
 }
 
+/** A variable's default as the table writes it; throws for a name the table does not hold (a typo). */
+export function variableDefault(name: string): string | undefined {
+  const variable = VARIABLES.find((v) => v.name === name);
+  if (!variable) throw new Error(`${name} is not in the table of configuration variables`);
+  return variable.default;
+}
+
 /** The row of docs/configuration.md's table for a variable. */
 export function docsRow(v: Variable): string {
   const value = v.default !== undefined ? `\`${v.default}\`` : (v.defaultNote ?? '-');
