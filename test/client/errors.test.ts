@@ -1,27 +1,10 @@
 // One-line errors: firstLine and the one reachability verdict, and a scan that keeps them the only copies.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { firstLine, TransportError, unreachableReason } from '../../src/client/index.ts';
+import { filesMatching } from '../support/sources.ts';
 
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
-const ERRORS = 'client/errors.ts';
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-/** Files of src/ (other than src/client/errors.ts) whose text matches `pattern`. */
-function filesWith(pattern: RegExp): string[] {
-  return sources(SRC)
-    .map((path) => relative(SRC, path).split('\\').join('/'))
-    .filter((path) => path !== ERRORS && pattern.test(readFileSync(join(SRC, path), 'utf8')));
-}
+/** Files of src/ other than src/client/errors.ts whose text matches `pattern`. */
+const filesWith = (pattern: RegExp) => filesMatching(pattern, ['src'], 'src/client/errors.ts');
 
 describe('firstLine', () => {
   it('is the first line of an error message, a text, or whatever else was thrown', () => {

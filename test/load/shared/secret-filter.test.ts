@@ -1,30 +1,14 @@
 // The one secret filter (load/lib/shared/secret-filter.ts): what it removes, and a scan that keeps
 // it the only redaction in src/ and load/ (the client's redactor, the reports' scrubber, the
 // configuration messages and the k6 summaries all use it).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSecretFilter, REDACTED, secretForms } from '../../../load/lib/shared/secret-filter.ts';
 import { createRedactor } from '../../../src/client/index.ts';
 import { createScrubber } from '../../../src/report/scrub.ts';
+import { filesMatching } from '../../support/sources.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const FILTER = 'load/lib/shared/secret-filter.ts';
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-function filesWith(pattern: RegExp): string[] {
-  return [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'load'))]
-    .map((path) => relative(ROOT, path).split('\\').join('/'))
-    .filter((path) => path !== FILTER && pattern.test(readFileSync(join(ROOT, path), 'utf8')));
-}
+const filesWith = (pattern: RegExp) =>
+  filesMatching(pattern, ['src', 'load'], 'load/lib/shared/secret-filter.ts');
 
 describe('createSecretFilter', () => {
   it('removes a secret in every form a record or report writes it, longest first', () => {
