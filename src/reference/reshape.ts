@@ -127,6 +127,15 @@ function flagsIn(json: unknown): { name: string; enabled: boolean }[] {
   return Object.entries(features).map(([name, f]) => ({ name, enabled: isObject(f) && f.enabled === true }));
 }
 
+/** A reshape of the customers route's 422 beyond the last page. */
+function beyondLastPage(change: (reply: Reply, body: Json) => void): Mutate {
+  return (reply, { route, original }) => {
+    if (route !== CUSTOMERS || original.status !== 422 || !isObject(reply.json)) return reply;
+    change(reply, reply.json);
+    return reply;
+  };
+}
+
 export const RESHAPES = {
   /** The token under `token`, first as before. */
   tokenMissingAccessToken: onRoute('POST /api/v1/auth/token', (reply) => {
@@ -152,6 +161,16 @@ export const RESHAPES = {
     const totalPages = correct(original, 'total_pages');
     if (correct(original, 'current_page') >= totalPages)
       put(paginationOf(envelope), 'next_page', totalPages + 1);
+  }),
+  pageBeyondLast400: beyondLastPage((reply, body) => restatus(reply, body, 400)),
+  pageBeyondMessageWithoutMax: beyondLastPage((_reply, body) => {
+    body.message = 'the requested page is out of range';
+  }),
+  pageBeyondErrorsFilled: beyondLastPage((_reply, body) => {
+    body.errors = [body.message];
+  }),
+  pageBeyondUnhandled: beyondLastPage((_reply, body) => {
+    body.handled = false;
   }),
   customersTextContentType: (reply, { route }) =>
     route !== CUSTOMERS || reply.status !== 200 || reply.json === undefined ? reply : asPlainText(reply),

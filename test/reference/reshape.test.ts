@@ -48,6 +48,10 @@ describe('faults as data', () => {
         'pet-status-outside-enum',
         'create-pet-200',
         'no-deprecation-header',
+        'page-beyond-last-400',
+        'page-beyond-message-without-max',
+        'page-beyond-errors-filled',
+        'page-beyond-unhandled',
       ]),
     );
   });
@@ -79,7 +83,9 @@ describe('faults as data', () => {
   });
 
   it('an error answer of the customers route is not reshaped by the page faults', async () => {
-    const pageFaults = RESHAPING_FAULTS.filter((name) => /page|items|envelope|customers/.test(name));
+    const pageFaults = RESHAPING_FAULTS.filter(
+      (name) => /page|items|envelope|customers/.test(name) && !name.startsWith('page-beyond'),
+    );
     await withServer({ faults: pageFaults }, async (s) => {
       const answer = await s.withKey('/api/v1/customers?page=4');
       expect(answer.status).toBe(422);
@@ -118,6 +124,16 @@ describe('faults as data', () => {
         message: 'Service unavailable',
         status_code: 403,
       });
+    });
+  });
+
+  it('the 422 beyond the last page under its four faults: 400, no maximum, errors filled, unhandled', async () => {
+    const faults = RESHAPING_FAULTS.filter((name) => name.startsWith('page-beyond'));
+    await withServer({ faults }, async (s) => {
+      const answer = await s.withKey('/api/v1/customers?page=4');
+      expect(answer.status).toBe(400);
+      const message = 'the requested page is out of range';
+      expect(answer.json).toMatchObject({ status_code: 400, message, errors: [message], handled: false });
     });
   });
 

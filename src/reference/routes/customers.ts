@@ -28,15 +28,12 @@ function requestedPage(ctx: RequestContext): Page {
   return digits.length > 15 ? { kind: 'huge', digits } : { kind: 'number', value: Number(digits) };
 }
 
-function beyondLastPage(ctx: RequestContext, pageText: string, totalPages: number): ApiError {
-  const { faults } = ctx.state;
-  const message = faults.has('page-beyond-message-without-max')
-    ? 'the requested page is out of range'
-    : `page ${pageText} is greater than the maximum page ${totalPages}`;
-  return new ApiError(faults.has('page-beyond-last-400') ? 400 : 422, 'VALIDATION_ERROR', message, {
-    ...(faults.has('page-beyond-errors-filled') ? { errors: [message] } : {}),
-    ...(faults.has('page-beyond-unhandled') ? { handled: false } : {}),
-  });
+function beyondLastPage(pageText: string, totalPages: number): ApiError {
+  return new ApiError(
+    422,
+    'VALIDATION_ERROR',
+    `page ${pageText} is greater than the maximum page ${totalPages}`,
+  );
 }
 
 export function customersPage(ctx: RequestContext): Reply {
@@ -48,7 +45,7 @@ export function customersPage(ctx: RequestContext): Reply {
   const totalPages = Math.max(1, Math.ceil(all.length / size));
   const beyond = page.kind === 'huge' || page.value > totalPages;
   if (beyond && !faults.has('page-beyond-last-200')) {
-    throw beyondLastPage(ctx, page.kind === 'huge' ? page.digits : String(page.value), totalPages);
+    throw beyondLastPage(page.kind === 'huge' ? page.digits : String(page.value), totalPages);
   }
   const current = page.kind === 'huge' ? Number.MAX_SAFE_INTEGER : page.value;
   const start = (current - 1) * size;
