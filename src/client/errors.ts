@@ -1,15 +1,6 @@
 // Errors that say in one line what happened, naming the host, never a secret.
-import type { ApiResponse } from './types.ts';
 
-export type TransportErrorKind =
-  | 'dns'
-  | 'refused'
-  | 'timeout'
-  | 'reset'
-  | 'tls'
-  | 'too-large'
-  | 'redirect-loop'
-  | 'other';
+export type TransportErrorKind = 'dns' | 'refused' | 'timeout' | 'reset' | 'tls' | 'too-large' | 'other';
 
 export class TransportError extends Error {
   override name = 'TransportError';
@@ -31,11 +22,6 @@ export function firstLine(error: unknown): string {
   return text.split('\n')[0] ?? text;
 }
 
-/** Non-JSON where JSON was expected. */
-export class ResponseFormatError extends Error {
-  override name = 'ResponseFormatError';
-}
-
 /** The token route did not hand out a token. */
 export class TokenError extends Error {
   override name = 'TokenError';
@@ -44,17 +30,6 @@ export class TokenError extends Error {
     super(message);
     this.status = status;
   }
-}
-
-/** The parsed JSON body, or a ResponseFormatError naming status and content type. */
-export function expectJson(res: ApiResponse): unknown {
-  if (res.isJson) return res.body;
-  const type = res.headers['content-type'] ?? 'no content type';
-  const what =
-    res.text.length === 0 ? 'an empty body' : `a body that is not JSON (${res.text.length} characters)`;
-  throw new ResponseFormatError(
-    `expected JSON from ${pathOf(res.url)}, got ${res.status} (${type}) with ${what}`,
-  );
 }
 
 /** origin + path: the query may carry values that do not belong in a message. */

@@ -1,9 +1,7 @@
 // The API client: undici transport, both auth schemes, token renewal, 429 retries, recorded exchanges.
 export { type ClientOptions, createApiClient } from './api-client.ts';
 export {
-  expectJson,
   firstLine,
-  ResponseFormatError,
   TokenError,
   TransportError,
   type TransportErrorKind,
