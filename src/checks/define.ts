@@ -1,7 +1,7 @@
 // check(): the one way a suite states a conformance check. It ties the check to its rule ids,
 // gives it a recording client, turns unmet needs into skips with a reason (never a silent pass),
 // and hands the reporter everything through the test's meta.
-import { describe, inject, type TestContext, test } from 'vitest';
+import { describe, inject, type TestContext, TestRunner, test } from 'vitest';
 import {
   type ApiClient,
   type ApiResponse,
@@ -13,6 +13,7 @@ import {
 } from '../client/index.ts';
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
 import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { areaOfTags, areaTag } from '../rules/tags.ts';
 import { failedResponseOf, plainExpectation } from './assertions.ts';
 import { type ControlClient, createControlClient } from './control.ts';
 import type { CheckMeta } from './meta.ts';
@@ -46,8 +47,6 @@ export interface CheckContext {
   attach(exchanges: readonly RecordedExchange[]): void;
 }
 
-let currentArea: Area | undefined;
-
 /** The target the checks of an area, in a suite file, talk to. */
 export function targetOf(area: Area, file?: string): TargetConfig {
   return (
@@ -58,19 +57,12 @@ export function targetOf(area: Area, file?: string): TargetConfig {
 }
 
 /**
- * Groups the checks of one spec area (one suite file); JUnit shows the area as the suite. The
- * checks of an area run concurrently (a run is a handful of round trips deep, not the sum of its
- * requests), except those marked sequential.
+ * Groups the checks of one spec area (one suite file); JUnit shows the area as the suite, and its
+ * tag (src/rules/tags.ts) passes to every check inside. The checks of an area run concurrently (a
+ * run is a handful of round trips deep, not the sum of its requests), except those marked sequential.
  */
 export function area(name: Area, body: () => void): void {
-  describe.concurrent(name, () => {
-    currentArea = name;
-    try {
-      body();
-    } finally {
-      currentArea = undefined;
-    }
-  });
+  describe.concurrent(name, { tags: [areaTag(name)] }, body);
 }
 
 function levelOf(rules: string[]): RuleLevel {
@@ -106,13 +98,13 @@ function failedExchangeOf(
   return exchanges.length === 1 ? 0 : undefined;
 }
 
-/** The vitest name carries the rule ids, so `--rule PAG-12` can select checks by name. */
-export function checkName(spec: Pick<CheckSpec, 'id' | 'title' | 'rules'>): string {
-  return `${spec.id} ${spec.title} [${spec.rules.join(', ')}]`;
-}
-
+/**
+ * Declares a check: a vitest test named for people ("ID title"), tagged with its rule ids (the tags
+ * are what the reporter, --list-rules and --rule read) and, through area(), with its area.
+ */
 export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
-  const areaName = currentArea;
+  // The area is the enclosing area()'s tag; a check outside any area is refused when the file loads.
+  const areaName = areaOfTags(TestRunner.getCurrentSuite().suite?.tags ?? []);
   if (!areaName) throw new Error(`check ${spec.id} must be declared inside area()`);
   // A mistyped rule id would leave a rule silently uncovered: refuse it when the file loads.
   for (const id of spec.rules) {
@@ -121,8 +113,8 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
   const level = levelOf(spec.rules);
 
   (spec.sequential ? test.sequential : test)(
-    checkName(spec),
-    { timeout: spec.timeoutMs },
+    `${spec.id} ${spec.title}`,
+    { timeout: spec.timeoutMs, tags: spec.rules },
     async (ctx: TestContext) => {
       const config = targetOf(areaName, ctx.task.file.filepath);
       const recorder: ExchangeRecorder = createRecorder(secretValues(config));

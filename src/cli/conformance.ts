@@ -10,6 +10,7 @@ import { reportsDir } from '../report/reports-dir.ts';
 import { reportsDirProblem } from '../report/reports-dir-check.ts';
 import { acquireRunLock } from '../report/run-lock.ts';
 import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
+import { tagsFilterOf } from '../rules/tags.ts';
 import { handleInterrupts } from '../runner/interrupts.ts';
 import { settleColor } from './color.ts';
 
@@ -50,10 +51,6 @@ function resolveArea(name: string): Area {
   if (partial.length === 1 && partial[0]) return partial[0];
   if (partial.length > 1) fail(`area "${name}" matches several: ${partial.join(', ')}; name one of them`);
   fail(`unknown area "${name}"; areas: ${AREAS.join(', ')}`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 async function main(): Promise<void> {
@@ -111,14 +108,13 @@ async function main(): Promise<void> {
   settleColor(process.env, process.stdout.isTTY === true);
   // Loaded only now: vitest takes a second to import, which a configuration error need not wait for.
   const { runSuites } = await import('../runner/run-suites.ts');
-  // Check names end in "[RULE-ID, ...]", so a rule filter is a name pattern.
-  const testNamePattern = rules.length
-    ? `\\[(?:[^\\]]*, )?(?:${rules.map(escapeRegExp).join('|')})(?:, [^\\]]*)?\\]$`
-    : undefined;
+  // Checks carry their rule ids and area as tags (src/rules/tags.ts): the selection is a tags filter;
+  // the files of other areas are not even loaded.
+  const tagsFilter = tagsFilterOf({ areas, rules });
   // The exit code is the one the conformance reporter decided from the checks' outcomes
   // (src/report/outcome.ts); no results means the run ended before it could report.
   const exitCode = await runSuites(
-    { files: areas.map((a) => `suites/${a}.test.ts`), ...(testNamePattern ? { testNamePattern } : {}) },
+    { files: areas.map((a) => `suites/${a}.test.ts`), ...(tagsFilter ? { tagsFilter } : {}) },
     interrupts,
     handedOver,
   );

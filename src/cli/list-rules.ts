@@ -2,12 +2,7 @@
 // Coverage comes from collecting the suites (no request is sent), so it cannot drift from them.
 import { createVitest } from 'vitest/node';
 import { RULES } from '../rules/catalogue.ts';
-
-/** Check names end in "[RULE-ID, ...]" (see checkName in src/checks/define.ts). */
-export function ruleIdsOfName(name: string): string[] {
-  const match = /\[([^\]]*)\]$/.exec(name);
-  return match?.[1] ? match[1].split(',').map((id) => id.trim()) : [];
-}
+import { rulesOfTags } from '../rules/tags.ts';
 
 export async function collectCoverage(): Promise<Map<string, string[]>> {
   const vitest = await createVitest('test', { project: ['conformance'], watch: false, reporters: [] });
@@ -17,7 +12,8 @@ export async function collectCoverage(): Promise<Map<string, string[]>> {
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const checkId = test.name.split(' ')[0] ?? test.name;
-        for (const id of ruleIdsOfName(test.name)) coverage.set(id, [...(coverage.get(id) ?? []), checkId]);
+        // The rules are the test's tags (check() in src/checks/define.ts); its name is "ID title".
+        for (const id of rulesOfTags(test.tags)) coverage.set(id, [...(coverage.get(id) ?? []), checkId]);
       }
     }
     return coverage;

@@ -2,7 +2,8 @@
 // (their meta.conformance), which rules each collected check names, what filters left out, and
 // the run-level problems (a suite that could not load, unhandled errors, an interrupted run).
 import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { AREAS, type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { areaOfTags, rulesOfTags } from '../rules/tags.ts';
 import { errorText, outcomeOf, SELF_PROJECT } from './outcome.ts';
 import type { CheckResult } from './types.ts';
 import '../checks/meta.ts';
@@ -22,26 +23,24 @@ export interface Collected {
   firstStart: number | undefined;
 }
 
-/** Check names are "ID title [RULE, RULE]" (checkName in src/checks/define.ts). */
-function parseName(name: string): { id: string; title: string; rules: string[] } {
-  const match = /^(\S+)\s+(.*?)\s*\[([^\]]*)\]$/.exec(name);
-  if (!match) return { id: name.split(' ')[0] ?? name, title: name, rules: [] };
-  const rules = (match[3] ?? '')
-    .split(',')
-    .map((r) => r.trim())
-    .filter(Boolean);
-  return { id: match[1] ?? name, title: match[2] ?? name, rules };
+/**
+ * What a check's test says of itself without its meta (a check that failed before it could
+ * describe itself, or one left out by a filter): its rules and area are its tags (check() in
+ * src/checks/define.ts), its id the first word of its name ("ID title").
+ */
+function identityOf(test: TestCase): { id: string; title: string; rules: string[]; area: Area | undefined } {
+  const [id = test.name, ...title] = test.name.split(' ');
+  return {
+    id,
+    title: title.join(' ') || test.name,
+    rules: rulesOfTags(test.tags),
+    area: areaOfTags(test.tags),
+  };
 }
 
 function areaOfModule(module: TestModule): Area | undefined {
-  const base = module.relativeModuleId
-    .split('/')
-    .pop()
-    ?.replace(/\.test\.[cm]?[jt]s$/, '');
-  const byFile = AREAS.find((a) => a === base);
-  if (byFile) return byFile;
   for (const test of module.children.allTests()) {
-    const area = test.meta().conformance?.area;
+    const area = test.meta().conformance?.area ?? areaOfTags(test.tags);
     if (area) return area;
   }
   return undefined;
@@ -56,15 +55,15 @@ function checkOf(test: TestCase, area: Area | undefined): CheckResult | undefine
   const outcome = outcomeOf(test);
   if (!outcome) return undefined;
   const meta = test.meta().conformance;
-  const named = parseName(test.name);
-  // A check that failed before it could describe itself keeps the identity its name gives.
-  const theArea = meta?.area ?? area;
+  // A check that failed before it could describe itself keeps the identity its tags and name give.
+  const named = identityOf(test);
+  const theArea = meta?.area ?? named.area ?? area;
   if (!theArea) return undefined;
   const base = {
     id: meta?.checkId ?? named.id,
     title: meta?.title ?? named.title,
     area: theArea,
-    rules: meta?.rules ?? named.rules.filter((id) => findRule(id)),
+    rules: meta?.rules ?? named.rules,
     level: meta?.level ?? levelOf(named.rules),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
     exchanges: meta?.exchanges ?? [],
@@ -118,7 +117,7 @@ export function collect(
       }
     }
     for (const test of module.children.allTests()) {
-      const named = parseName(test.name);
+      const named = identityOf(test);
       for (const id of named.rules) out.coverage.set(id, [...(out.coverage.get(id) ?? []), named.id]);
       const check = checkOf(test, area);
       if (!check) {

@@ -20,7 +20,8 @@ function isConformanceReporting(reporter: unknown): reporter is ConformanceRepor
 
 export interface SuiteSelection {
   files: string[];
-  testNamePattern?: string;
+  /** vitest's tags filter: the checks' rule and area tags (src/rules/tags.ts). */
+  tagsFilter?: string[];
 }
 
 export async function runSuites(
@@ -37,7 +38,7 @@ export async function runSuites(
     project: ['conformance'],
     watch: false,
     run: true,
-    ...(selection.testNamePattern ? { testNamePattern: selection.testNamePattern } : {}),
+    ...(selection.tagsFilter ? { tagsFilter: selection.tagsFilter } : {}),
   });
   // Global setup (another module instance) takes the validated settings from here, not from the
   // environment or .env again.

@@ -16,6 +16,7 @@ import {
 } from '../reference/index.ts';
 import { outcomeOf } from '../report/outcome.ts';
 import { AREAS, type Area } from '../rules/catalogue.ts';
+import { conformanceTags } from '../rules/tags.ts';
 import '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
 
@@ -83,6 +84,7 @@ export async function runVariants(variants: readonly Variant[]): Promise<Variant
             test: {
               name: 'variants',
               include: ['suites/*.test.ts'],
+              tags: conformanceTags(),
               testTimeout: 30_000,
               pool: 'threads',
               isolate: false,

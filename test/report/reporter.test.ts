@@ -14,6 +14,7 @@ import type { TargetInfo } from '../../src/checks/meta.ts';
 import type { TargetConfig } from '../../src/config/index.ts';
 import type { ConformanceResults } from '../../src/report/types.ts';
 import ConformanceReporter from '../../src/report/vitest-reporter.ts';
+import { conformanceTags } from '../../src/rules/tags.ts';
 import { json, startServer, type TestServer } from '../client/helpers.ts';
 
 const SECRETS = { client: 'rep-client-secret-9d8c7b', key: 'rep-api-key-secret-6a5b4c' };
@@ -78,6 +79,7 @@ async function run(dir: string, files: string[], options: { testNamePattern?: st
       test: {
         name: options.name ?? 'conformance',
         include: files,
+        tags: conformanceTags(),
         provide: { target, targetInfo },
       },
     },

@@ -1,0 +1,40 @@
+// --rule and --area of the conformance CLI select by the checks' tags (src/rules/tags.ts), end to
+// end against the embedded reference server. Test names no longer carry rule ids: a selection by
+// name pattern would select nothing here.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConformanceResults } from '../../src/report/types.ts';
+import { runTs } from '../support/run-node.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rule-filter-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function conformance(args: string[]) {
+  const env = { ...process.env, NO_COLOR: '1', CONFORMANCE_TARGET: 'local', CONFORMANCE_REPORTS_DIR: dir };
+  const run = await runTs('src/cli/conformance.ts', args, { env });
+  const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as ConformanceResults;
+  return { run, results };
+}
+
+describe('the conformance CLI selects checks by their tags', { timeout: 120_000 }, () => {
+  it('--rule: the checks of those rules, in every area', async () => {
+    const { run, results } = await conformance(['--rule', 'PAG-12', '--rule', 'err-01']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(results.checks.map((c) => [c.id, c.area, c.status]).sort()).toEqual([
+      ['ERR-MESSAGE', 'errors', 'passed'],
+      ['PAG-PAGE-SIZE', 'customers-pagination', 'passed'],
+    ]);
+    expect(results.rules.map((r) => r.id).sort()).toEqual(['ERR-01', 'PAG-12']);
+  });
+
+  it('--area with --rule: the checks of those rules in that area only', async () => {
+    const { run, results } = await conformance(['--area', 'errors', '--rule', 'ERR-01', '--rule', 'PAG-12']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(results.checks.map((c) => c.id)).toEqual(['ERR-MESSAGE']);
+  });
+});
