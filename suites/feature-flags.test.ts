@@ -18,7 +18,6 @@ import {
   expectStatus,
   expectValid,
 } from '../src/checks/assertions.ts';
-import { createControlClient } from '../src/checks/control.ts';
 import { area, type CheckContext, check } from '../src/checks/define.ts';
 import { type FlagWatchResult, flagWatch, flagWindowSeconds, watchPlanOf } from '../src/checks/flag-watch.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
@@ -83,13 +82,13 @@ function featureWord(route: string): string {
   return last.replace(/s$/i, '').toLowerCase();
 }
 
-const disabled = shared(async (client, config) => {
+const disabled = shared(async (client, config, targetControl) => {
   const fromConfig = config.disabledFeatureRoute;
-  if (!fromConfig && !config.controlUrl) {
+  if (!fromConfig && !targetControl) {
     return new Unavailable('no DISABLED_FEATURE_ROUTE configured and the target offers no control API');
   }
   const route = fromConfig ?? GUARDED.route;
-  const control = fromConfig || !config.controlUrl ? undefined : createControlClient(config.controlUrl);
+  const control = fromConfig ? undefined : targetControl;
   await control?.setFeature(GUARDED.feature, false);
   try {
     let res = await getRoute(client, route, 'bearer');

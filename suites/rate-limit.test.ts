@@ -3,7 +3,6 @@
 // with the reason when the limit is not reached (the spec does not show its value).
 import { expect } from 'vitest';
 import { ensure, expectErrorBody, expectStatus, is2xx } from '../src/checks/assertions.ts';
-import { createControlClient } from '../src/checks/control.ts';
 import { area, check } from '../src/checks/define.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
 import { type ApiClient, type ApiResponse, parseRetryAfter } from '../src/client/index.ts';
@@ -20,11 +19,11 @@ function customers(client: ApiClient, auth: KeyAuth): Promise<ApiResponse> {
   return client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth, retryOn429: false });
 }
 
-const probe = shared(async (client, config) => {
+const probe = shared(async (client, _config, control) => {
   let auth: KeyAuth = 'apiKey';
   let budget = REMOTE_BUDGET;
-  if (config.controlUrl) {
-    const key = await createControlClient(config.controlUrl).createApiKey(THROWAWAY_LIMIT);
+  if (control) {
+    const key = await control.createApiKey(THROWAWAY_LIMIT);
     auth = { headers: { 'x-api-key-id': key.id, 'x-api-key-secret': key.secret } };
     budget = CONTROLLED_BUDGET;
   }

@@ -4,7 +4,6 @@
 // slow checks are on, from waiting out a short expires_in.
 import { expect } from 'vitest';
 import { errorCode, expectErrorBody, expectStatus } from '../src/checks/assertions.ts';
-import { createControlClient } from '../src/checks/control.ts';
 import { area, check } from '../src/checks/define.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
 import type { ApiRequest } from '../src/client/index.ts';
@@ -14,7 +13,7 @@ const LONGEST_REAL_WAIT_SECONDS = 120;
 const CONCURRENT_REQUESTS = 10;
 const ME: ApiRequest = { service: 'main', method: 'GET', path: 'v1/user/me', auth: 'bearer' };
 
-const expired = shared(async (client, config) => {
+const expired = shared(async (client, config, control) => {
   if (config.expiredAccessToken) return { token: config.expiredAccessToken };
   const issued = await client.request({
     service: 'main',
@@ -28,8 +27,8 @@ const expired = shared(async (client, config) => {
     access_token: string;
     expires_in?: unknown;
   };
-  if (config.controlUrl) {
-    await createControlClient(config.controlUrl).expireSessions(token);
+  if (control) {
+    await control.expireSessions(token);
     return { token };
   }
   if (!config.slow) {

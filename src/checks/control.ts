@@ -11,6 +11,11 @@ export interface ControlClient {
   requestCounts(): Promise<{ total: number; byRoute: Record<string, number>; tokenRequests: number }>;
 }
 
+/** The target's control client, or undefined when it offers no control API. */
+export function controlOf(config: { controlUrl?: string | undefined }): ControlClient | undefined {
+  return config.controlUrl ? createControlClient(config.controlUrl) : undefined;
+}
+
 export function createControlClient(controlUrl: string, timeoutMs = 5_000): ControlClient {
   const base = controlUrl.endsWith('/') ? controlUrl : `${controlUrl}/`;
 

@@ -3,10 +3,12 @@
 // requests no check needs.
 import { type ApiClient, createApiClient, createRecorder, type RecordedExchange } from '../client/index.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
+import { type ControlClient, controlOf } from './control.ts';
 import type { CheckContext } from './define.ts';
 
+/** `control` is the target's control API, undefined where it offers none (a remote target). */
 export function shared<T>(
-  work: (client: ApiClient, config: TargetConfig) => Promise<T>,
+  work: (client: ApiClient, config: TargetConfig, control: ControlClient | undefined) => Promise<T>,
 ): (t: CheckContext) => Promise<T> {
   let pending: Promise<{ value: T; exchanges: RecordedExchange[] }> | undefined;
   return async (t) => {
@@ -15,7 +17,7 @@ export function shared<T>(
       const recorder = createRecorder(secretValues(config));
       try {
         return {
-          value: await work(createApiClient(config, { recorder }), config),
+          value: await work(createApiClient(config, { recorder }), config, controlOf(config)),
           exchanges: recorder.exchanges(),
         };
       } catch (error) {

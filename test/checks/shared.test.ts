@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckContext } from '../../src/checks/define.ts';
+import { shared } from '../../src/checks/shared.ts';
+import type { TargetConfig } from '../../src/config/index.ts';
+import { filesMatching } from '../support/sources.ts';
+
+const config = (controlUrl?: string) =>
+  ({
+    target: 'local',
+    apiBaseUrl: 'http://127.0.0.1:9/api/',
+    petstoreBaseUrl: 'http://127.0.0.1:9/petstore/v1',
+    credentials: {
+      clientId: 'id',
+      clientSecret: 'client-secret-x',
+      apiKeyId: 'k',
+      apiKeySecret: 'key-secret-x',
+    },
+    allowProductionWrites: false,
+    requestTimeoutMs: 1000,
+    strict: false,
+    slow: false,
+    ...(controlUrl ? { controlUrl } : {}),
+  }) as TargetConfig;
+
+const contextOf = (target: TargetConfig) =>
+  ({ config: target, attach: () => undefined }) as unknown as CheckContext;
+
+describe('shared work reaches the control API', () => {
+  it('gets the target control client when the target offers one, once for every check', async () => {
+    let runs = 0;
+    const work = shared(async (_client, _config, control) => {
+      runs++;
+      return typeof control?.setFeature;
+    });
+    const t = contextOf(config('http://127.0.0.1:9/__control/'));
+    expect(await work(t)).toBe('function');
+    expect(await work(t)).toBe('function');
+    expect(runs).toBe(1);
+  });
+
+  it('gets undefined for a target without a control API', async () => {
+    const work = shared(async (_client, _config, control) => control);
+    expect(await work(contextOf(config()))).toBeUndefined();
+  });
+
+  // Would fail if a suite built its own control client again instead of taking shared()'s.
+  it('no suite builds a control client itself', () => {
+    expect(filesMatching(/createControlClient/, ['suites'], 'src/checks/control.ts')).toEqual([]);
+  });
+});
