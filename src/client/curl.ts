@@ -2,7 +2,7 @@
 // redacted value becomes a shell variable named for what it held ($CLIENT_SECRET, $API_KEY_SECRET,
 // $ACCESS_TOKEN), so the command works once those are exported and never carries a secret itself.
 // One renderer for every "reproduce with" line: a failed check's exchange and a generated request.
-import { REDACTED } from './redact.ts';
+import { REDACTED } from '../../load/lib/shared/secret-filter.ts';
 import type { RecordedExchange } from './types.ts';
 
 /** Headers curl sets itself or that only describe the transport. */

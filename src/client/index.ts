@@ -1,4 +1,6 @@
 // The API client: undici transport, both auth schemes, token renewal, 429 retries, recorded exchanges.
+
+export { createSecretFilter, REDACTED, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 export { type ClientOptions, createApiClient } from './api-client.ts';
 export {
   firstLine,
@@ -8,7 +10,6 @@ export {
   unreachableReason,
 } from './errors.ts';
 export { createRecorder, MAX_RECORDED_BODY } from './recorder.ts';
-export { createRedactor, REDACTED, type Redactor } from './redact.ts';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry.ts';
 export { isSessionExpired, SESSION_EXPIRED } from './session.ts';
 export { DEFAULT_MAX_BODY_BYTES } from './transport.ts';

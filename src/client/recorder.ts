@@ -1,7 +1,7 @@
 // Keeps the exchanges of one check for its report, redacted and with bodies cut to 64 KiB. The
 // recorder's filter is the only pass over an exchange: the client hands it what it sent and got,
 // and teaches it the tokens it obtains.
-import { createRedactor } from './redact.ts';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import type { ExchangeRecorder, RecordedExchange } from './types.ts';
 
 export const MAX_RECORDED_BODY = 64 * 1024;
@@ -13,7 +13,7 @@ function cut(body: string): string {
 }
 
 export function createRecorder(secrets: string[]): ExchangeRecorder {
-  const redact = createRedactor(secrets);
+  const redact = createSecretFilter(secrets);
   let kept: RecordedExchange[] = [];
   return {
     record(e) {

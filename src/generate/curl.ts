@@ -2,7 +2,7 @@
 // every secret written as a shell variable ($CLIENT_SECRET, $API_KEY_SECRET, $ACCESS_TOKEN), never
 // its value; raw bodies byte for byte.
 import { curlOf } from '../client/curl.ts';
-import { type ApiRequest, createRedactor, REDACTED, type RecordedExchange } from '../client/index.ts';
+import { type ApiRequest, createSecretFilter, REDACTED, type RecordedExchange } from '../client/index.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 
 function secretsOf(config: TargetConfig) {
@@ -46,7 +46,7 @@ export function curlCommand(req: ApiRequest, config: TargetConfig): string {
     body = JSON.stringify(req.body);
     headers['content-type'] = req.contentType ?? 'application/json';
   }
-  const redact = createRedactor(secretValues(config)).text;
+  const redact = createSecretFilter(secretValues(config)).text;
   const exchange: RecordedExchange = {
     method: req.method,
     url: url.toString(),

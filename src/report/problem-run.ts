@@ -2,9 +2,9 @@
 // files as a finished run, with the reason as a run problem and exit code 2, so a nightly job's
 // artifact and step summary say why nothing was checked.
 import { join } from 'node:path';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { buildResults } from './results.ts';
-import { createScrubber } from './scrub.ts';
 import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
 import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
@@ -50,7 +50,7 @@ export async function writeProblemRun(run: ProblemRun): Promise<ConformanceResul
     filtered: false,
     problems: [run.problem],
   });
-  const scrubber = createScrubber(run.secrets);
+  const scrubber = createSecretFilter(run.secrets);
   await rotateReports(run.dir);
   const results = await writeReports(run.dir, built, scrubber);
   const seconds = (results.durationMs / 1000).toFixed(3);

@@ -12,6 +12,7 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import type { TargetInfo } from '../checks/meta.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -23,7 +24,6 @@ import { reportsDir } from './reports-dir.ts';
 import { makeFolder } from './reports-dir-check.ts';
 import { buildResults } from './results.ts';
 import { acquireRunLock, releaseRunLock } from './run-lock.ts';
-import { createScrubber } from './scrub.ts';
 import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
 import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
@@ -145,7 +145,7 @@ export default class ConformanceReporter implements Reporter {
         ];
       }
       const { info, secrets } = this.targetOf(modules);
-      const scrubber = createScrubber(secrets);
+      const scrubber = createSecretFilter(secrets);
       const startedAt =
         collected.firstStart !== undefined && collected.firstStart < this.startedAt.getTime()
           ? new Date(collected.firstStart)

@@ -4,11 +4,11 @@
 // (atomic-write.ts): a reader sees the old file or the new one, never a truncated one.
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { diffRuns, notComparable, readPrevious } from './history.ts';
 import { renderHtml } from './html.ts';
 import { makeFolder } from './reports-dir-check.ts';
-import type { Scrubber } from './scrub.ts';
 import { renderSummary } from './summary-md.ts';
 import type { ConformanceResults } from './types.ts';
 
@@ -39,7 +39,7 @@ export async function rotateReports(dir: string): Promise<void> {
 export async function writeReports(
   dir: string,
   built: ConformanceResults,
-  scrubber: Scrubber,
+  scrubber: SecretFilter,
   note: (line: string) => void = () => undefined,
 ): Promise<ConformanceResults> {
   const previousPath = join(dir, REPORT_FILES.previous);

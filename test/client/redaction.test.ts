@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createApiClient,
   createRecorder,
-  createRedactor,
+  createSecretFilter,
   MAX_RECORDED_BODY,
   REDACTED,
   type RecordedExchange,
@@ -197,9 +197,9 @@ describe('exchange records', () => {
   });
 });
 
-describe('redactor', () => {
+describe('the secret filter, as the recorder uses it', () => {
   it('redacts a secret as is, URL-encoded and JSON-escaped, longest first', () => {
-    const r = createRedactor(['a b"c', 'short', 'short-and-longer']);
+    const r = createSecretFilter(['a b"c', 'short', 'short-and-longer']);
     expect(r.text('x a b"c y')).toBe(`x ${REDACTED} y`);
     expect(r.text('x=a%20b%22c')).toBe(`x=${REDACTED}`);
     expect(r.text('{"v":"a b\\"c"}')).toBe(`{"v":"${REDACTED}"}`);
@@ -207,14 +207,14 @@ describe('redactor', () => {
   });
 
   it('redacts token fields whatever their value, with spaces and escapes in the JSON', () => {
-    const r = createRedactor([]);
+    const r = createSecretFilter([]);
     expect(r.text('{ "access_token" : "a\\"b", "refresh_token":"c", "client_secret": "d" }')).toBe(
       `{ "access_token" : "${REDACTED}", "refresh_token":"${REDACTED}", "client_secret": "${REDACTED}" }`,
     );
   });
 
   it('learns secrets later', () => {
-    const r = createRedactor([]);
+    const r = createSecretFilter([]);
     expect(r.text('late-token')).toBe('late-token');
     r.add('late-token');
     expect(r.text('late-token')).toBe(REDACTED);

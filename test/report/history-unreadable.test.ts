@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { readPrevious } from '../../src/report/history.ts';
-import { createScrubber } from '../../src/report/scrub.ts';
 import { REPORT_FILES, writeReports } from '../../src/report/write-reports.ts';
 import { fixtureResults } from './fixture.ts';
 
@@ -35,7 +35,9 @@ describe('an unreadable previous results.json', () => {
     expect(read.unreadable).toMatch(why);
 
     const notes: string[] = [];
-    const written = await writeReports(dir, fixtureResults(), createScrubber([]), (line) => notes.push(line));
+    const written = await writeReports(dir, fixtureResults(), createSecretFilter([]), (line) =>
+      notes.push(line),
+    );
     expect(written.history).toBeUndefined();
     expect(notes).toEqual([`the previous results ${path} ${read.unreadable}: this run has no history`]);
     expect(JSON.parse(await readFile(join(dir, REPORT_FILES.results), 'utf8')).history).toBeUndefined();
@@ -52,7 +54,7 @@ describe('an unreadable previous results.json', () => {
   it('none at all (a first run): no history and no note', async () => {
     const dir = await folder();
     const notes: string[] = [];
-    await writeReports(dir, fixtureResults(), createScrubber([]), (line) => notes.push(line));
+    await writeReports(dir, fixtureResults(), createSecretFilter([]), (line) => notes.push(line));
     expect(await readPrevious(join(dir, REPORT_FILES.previous))).toEqual({});
     expect(notes).toEqual([]);
   });

@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { notComparable } from '../../src/report/history.ts';
-import { createScrubber } from '../../src/report/scrub.ts';
 import type { ConformanceResults } from '../../src/report/types.ts';
 import { REPORT_FILES, writeReports } from '../../src/report/write-reports.ts';
 import { fixtureResults } from './fixture.ts';
@@ -20,7 +20,7 @@ async function withPrevious(previous: ConformanceResults, current: ConformanceRe
   dirs.push(dir);
   await writeFile(join(dir, REPORT_FILES.previous), JSON.stringify(previous));
   const notes: string[] = [];
-  const written = await writeReports(dir, current, createScrubber([]), (line) => notes.push(line));
+  const written = await writeReports(dir, current, createSecretFilter([]), (line) => notes.push(line));
   return { written, notes, summary: await readFile(join(dir, REPORT_FILES.summary), 'utf8') };
 }
 

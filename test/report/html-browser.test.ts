@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScrubber } from '../../src/report/scrub.ts';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { RULES } from '../../src/rules/catalogue.ts';
 import { fixtureResults, SECRET_LIST } from './fixture.ts';
@@ -31,7 +31,7 @@ describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'conformance-html-'));
-    await writeReports(dir, fixtureResults(), createScrubber(SECRET_LIST));
+    await writeReports(dir, fixtureResults(), createSecretFilter(SECRET_LIST));
     url = pathToFileURL(join(dir, 'index.html')).href;
     browser = await chromium.launch({ executablePath: CHROMIUM });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -5,9 +5,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { renderConsoleTable } from '../../src/report/console-table.ts';
 import { escapeHtml } from '../../src/report/html.ts';
-import { createScrubber } from '../../src/report/scrub.ts';
 import { rotateReports, writeReports } from '../../src/report/write-reports.ts';
 import { fixtureResults, SECRET_LIST, SECRETS } from './fixture.ts';
 
@@ -44,7 +44,7 @@ describe('secret scan of the reports', () => {
   });
 
   it('every written file and the console output hold zero secrets', async () => {
-    const scrubber = createScrubber(SECRET_LIST);
+    const scrubber = createSecretFilter(SECRET_LIST);
     // Twice, so the second run also writes the history and the previous results.
     await writeReports(dir, fixtureResults(), scrubber);
     await rotateReports(dir);
@@ -57,7 +57,7 @@ describe('secret scan of the reports', () => {
   });
 
   it('the scrubber replaces a secret whole, even one with characters a field pattern stops at', () => {
-    const scrub = createScrubber([SECRETS.clientSecret]);
+    const scrub = createSecretFilter([SECRETS.clientSecret]);
     expect(scrub.text(`client_secret=${SECRETS.clientSecret}`)).toBe('client_secret=[REDACTED]');
     expect(scrub.text(`x ${escapeHtml(SECRETS.clientSecret)} y`)).toBe('x [REDACTED] y');
     expect(scrub.deep({ [SECRETS.clientSecret]: [SECRETS.clientSecret] })).toEqual({
