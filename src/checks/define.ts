@@ -15,7 +15,7 @@ import { type GuardedAction, guard, secretValues, type TargetConfig } from '../c
 import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
 import { areaOfTags, areaTag } from '../rules/tags.ts';
 import { failedResponseOf, plainExpectation } from './assertions.ts';
-import { type ControlClient, createControlClient } from './control.ts';
+import { type ControlClient, controlOf } from './control.ts';
 import type { CheckMeta } from './meta.ts';
 
 export interface CheckSpec {
@@ -140,7 +140,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         if (!verdict.allowed) skip(verdict.reason);
       }
       if (config.petstoreUnavailable && spec.guarded?.includes('petstore')) skip(config.petstoreUnavailable);
-      const control = config.controlUrl ? createControlClient(config.controlUrl) : undefined;
+      const control = controlOf(config);
       const t: CheckContext = {
         config,
         client: createApiClient(config, { recorder }),

@@ -43,8 +43,8 @@ describe('shared work reaches the control API', () => {
     expect(await work(contextOf(config()))).toBeUndefined();
   });
 
-  // Would fail if a suite built its own control client again instead of taking shared()'s.
-  it('no suite builds a control client itself', () => {
-    expect(filesMatching(/createControlClient/, ['suites'], 'src/checks/control.ts')).toEqual([]);
+  // Would fail if a suite (or check()) built its own control client again instead of controlOf().
+  it('only src/checks/control.ts builds control clients', () => {
+    expect(filesMatching(/createControlClient/, ['suites', 'src'], 'src/checks/control.ts')).toEqual([]);
   });
 });
