@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { expectJsonBody, expectRefusal, expectStatus, expectValid, is2xx } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import type { ApiClient } from '../src/client/index.ts';
-import { validateResponse } from '../src/contract/index.ts';
+import { type TokenResponse, type Unchecked, validateResponse } from '../src/contract/index.ts';
 
 function requestToken(client: ApiClient, body: unknown) {
   return client.request({ service: 'main', method: 'POST', path: 'v1/auth/token', auth: 'none', body });
@@ -20,7 +20,7 @@ area('auth-token', () => {
       const { clientId, clientSecret } = t.config.credentials;
       const res = await requestToken(t.client, { client_id: clientId, client_secret: clientSecret });
       expectStatus(res, is2xx, 'POST /v1/auth/token with valid credentials');
-      const body = expectJsonBody(res, 'the token response') as { access_token?: unknown };
+      const body = expectJsonBody(res, 'the token response') as Unchecked<TokenResponse>;
       expectValid(validateResponse('createToken', res.status, body), 'the token response');
       expect(typeof body.access_token === 'string' && body.access_token.length > 0, 'access_token').toBe(
         true,
@@ -33,7 +33,7 @@ area('auth-token', () => {
     async (t) => {
       const { clientId, clientSecret } = t.config.credentials;
       const issued = await requestToken(t.client, { client_id: clientId, client_secret: clientSecret });
-      const token = (issued.body as { access_token?: unknown } | undefined)?.access_token;
+      const token = (issued.body as Unchecked<TokenResponse> | undefined)?.access_token;
       expect(typeof token, 'access_token of the token response').toBe('string');
       const res = await t.client.request({
         service: 'main',
@@ -69,9 +69,7 @@ area('auth-token', () => {
       { id: refusal.id, title: `${refusal.title} with a 4xx and the error body`, rules: ['TOK-03'] },
       async (t) => {
         const res = await requestToken(t.client, refusal.body(t.config.credentials.clientId));
-        const body = expectRefusal(res, `POST /v1/auth/token: ${refusal.title}`) as {
-          access_token?: unknown;
-        };
+        const body = expectRefusal(res, `POST /v1/auth/token: ${refusal.title}`) as Unchecked<TokenResponse>;
         expect(body.access_token, 'a refused token request must not carry an access_token').toBeUndefined();
       },
     );

@@ -15,20 +15,17 @@ import { mapConcurrent, POLITE_CONCURRENCY } from '../src/checks/concurrency.ts'
 import { area, check } from '../src/checks/define.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
-import { validateResponse } from '../src/contract/index.ts';
+import {
+  type PagedEnvelope,
+  type Pagination,
+  type Unchecked,
+  validateResponse,
+} from '../src/contract/index.ts';
 
 // A walk of every page is bounded: a huge live collection gets its edges checked, not every page.
 const MAX_WALKED_PAGES = 40;
 const FIRST_PAGE = 1;
 
-interface Pagination {
-  total_items: number;
-  showing_items: number;
-  total_pages: number;
-  current_page: number;
-  previous_page: number;
-  next_page: number;
-}
 interface Page {
   requested: number | undefined;
   res: ApiResponse;
@@ -48,7 +45,7 @@ function getPage(client: ApiClient, page?: number): Promise<ApiResponse> {
 
 function asPage(requested: number | undefined, res: ApiResponse): Page {
   expectStatus(res, 200, `GET /v1/customers${requested === undefined ? '' : `?page=${requested}`}`);
-  const body = expectJsonBody(res, 'the customers page') as { pagination?: Pagination; data?: unknown[] };
+  const body = expectJsonBody(res, 'the customers page') as Unchecked<PagedEnvelope>;
   expect(body?.pagination, 'the envelope has no pagination object').toBeTypeOf('object');
   ensure(Array.isArray(body?.data), 'the envelope has no data array');
   return { requested, res, pagination: body.pagination as Pagination, data: body.data as unknown[] };

@@ -4,7 +4,7 @@ import { type ErrorBodyLike, ensure, expectValid, isJsonContentType } from '../s
 import { area, check } from '../src/checks/define.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiRequest, ApiResponse } from '../src/client/index.ts';
-import { validateErrorBody } from '../src/contract/index.ts';
+import { type PagedEnvelope, validateErrorBody } from '../src/contract/index.ts';
 
 interface ProvokedError {
   what: string;
@@ -59,7 +59,7 @@ async function provoke(client: ApiClient): Promise<ProvokedError[]> {
     path: 'v1/customers',
     auth: 'apiKey',
   });
-  const totalPages = (first.body as { pagination?: { total_pages?: number } })?.pagination?.total_pages;
+  const totalPages = (first.body as Partial<PagedEnvelope> | undefined)?.pagination?.total_pages;
   if (typeof totalPages === 'number') {
     const page = totalPages + 1;
     provoked.push({

@@ -7,6 +7,8 @@ export {
   type ParameterInfo,
   type SecurityScheme,
 } from './operations.ts';
+export type * from './shapes.generated.ts';
+export type { Unchecked } from './shapes.ts';
 export { buildOperationUrlPath } from './url.ts';
 export {
   responseKeyFor,
