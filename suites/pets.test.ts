@@ -5,7 +5,7 @@ import { ensure, expectJsonBody, expectStatus, expectValid, is2xx, is4xx } from 
 import { area, check } from '../src/checks/define.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
-import { validatePet } from '../src/contract/index.ts';
+import { type Pet, type Unchecked, validatePet } from '../src/contract/index.ts';
 
 const MAX_LIMIT = 100;
 const STATUSES = ['available', 'pending', 'sold'];
@@ -16,11 +16,11 @@ function listPets(client: ApiClient, limit?: number | string): Promise<ApiRespon
   return client.request({ service: 'petstore', method: 'GET', path: 'pets', query: { limit }, auth: 'none' });
 }
 
-function petsOf(res: ApiResponse, what: string): unknown[] {
+function petsOf(res: ApiResponse, what: string): Unchecked<Pet>[] {
   expectStatus(res, 200, what);
   const body = expectJsonBody(res, what);
   ensure(Array.isArray(body), `${what}: the answer is a JSON array`);
-  return body as unknown[];
+  return body as Unchecked<Pet>[];
 }
 
 // A fresh id far above seeded data, so repeated runs and concurrent checks never collide.
@@ -76,7 +76,7 @@ area('pets', () => {
     },
     async (t) => {
       for (const pet of petsOf(await defaultList(t), 'GET /pets')) {
-        const status = (pet as { status?: unknown }).status;
+        const status = pet.status;
         if (status !== undefined) expect(STATUSES, `status of pet ${JSON.stringify(pet)}`).toContain(status);
       }
     },
@@ -194,7 +194,7 @@ area('pets', () => {
       guarded: petstore,
     },
     async (t) => {
-      const [first] = petsOf(await defaultList(t), 'GET /pets') as { id?: unknown }[];
+      const [first] = petsOf(await defaultList(t), 'GET /pets');
       if (first?.id === undefined) return t.skip('the pet list is empty: no pet to read');
       const read = await t.client.request({
         service: 'petstore',

@@ -3,8 +3,7 @@
 import { expect } from 'vitest';
 import { errorCode as bodyErrorCode } from '../../load/lib/shared/error-body.ts';
 import type { ApiResponse } from '../client/index.ts';
-
-type Validation = { valid: true } | { valid: false; errors: string[] };
+import type { ErrorBody, Unchecked, Validation } from '../contract/index.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
@@ -105,16 +104,8 @@ export function expectValid(result: Validation, what: string): void {
   }
 }
 
-export interface ErrorBodyLike {
-  id?: unknown;
-  code?: unknown;
-  message?: unknown;
-  status_code?: unknown;
-  timestamp?: unknown;
-  path?: unknown;
-  handled?: unknown;
-  errors?: unknown;
-}
+/** The error body's fields as the document names them, each unknown until checked. */
+export type ErrorBodyLike = Unchecked<ErrorBody>;
 
 /** The minimum every refusal must carry: a JSON error body with its message. */
 export function expectErrorBody(res: ApiResponse, what: string): ErrorBodyLike {
