@@ -2,6 +2,7 @@
 // suite's client, contract or checks (a mistake there must not be mirrored here).
 import { request } from 'undici';
 import { expect } from 'vitest';
+import type { ErrorBody as ContractErrorBody, PagedEnvelope } from '../../src/contract/index.ts';
 import {
   type ReferenceServerOptions,
   type RunningReferenceServer,
@@ -126,16 +127,8 @@ export class TestServer {
   }
 }
 
-export type ErrorBody = {
-  id?: string;
-  code: string;
-  message: string;
-  status_code: number;
-  timestamp: string;
-  path: string;
-  handled: boolean;
-  errors: string[];
-};
+/** The document's error body; the reference server always sends `errors` (a convention the schema leaves open). */
+export type ErrorBody = ContractErrorBody & { errors: string[] };
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -175,15 +168,5 @@ export function expectErrorBody(answer: Answer, status: number, path?: string): 
   return answer.json as ErrorBody;
 }
 
-export interface Envelope {
-  pagination: {
-    total_items: number;
-    showing_items: number;
-    total_pages: number;
-    current_page: number;
-    previous_page: number;
-    next_page: number;
-  };
-  data: { id: string }[];
-  extra: Record<string, unknown>;
-}
+/** The document's paged envelope; the reference server's customers carry a string id. */
+export type Envelope = Omit<PagedEnvelope, 'data'> & { data: { id: string }[] };
