@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FAULTS, type RunningReferenceServer, startReferenceServer } from '../src/reference/index.ts';
+import { targetEnv } from './target-env.ts';
 
 const ROOT = new URL('..', import.meta.url);
 
@@ -75,25 +76,10 @@ async function timed<T>(work: () => Promise<T>): Promise<Timed<T>> {
 /** Our whole suite against the server: the ids of the checks that failed (SHOULD ones too). */
 async function ours(server: RunningReferenceServer, seed: string): Promise<string[]> {
   const reportsDir = await mkdtemp(join(tmpdir(), 'compare-ours-'));
-  const c = server.credentials;
   try {
     const { code, out } = await run(process.execPath, ['--import', 'tsx', 'src/cli/conformance.ts'], {
-      ...process.env,
-      CONFORMANCE_TARGET: 'staging',
-      API_BASE_URL: server.apiBaseUrl,
-      PETSTORE_BASE_URL: server.petstoreBaseUrl,
-      REFERENCE_CONTROL_URL: server.controlUrl,
-      CLIENT_ID: c.clientId,
-      CLIENT_SECRET: c.clientSecret,
-      API_KEY_ID: c.apiKeyId,
-      API_KEY_SECRET: c.apiKeySecret,
-      PINNED_API_KEY_ID: c.pinnedApiKeyId,
-      PINNED_API_KEY_SECRET: c.pinnedApiKeySecret,
-      CONFORMANCE_REPORTS_DIR: reportsDir,
+      ...targetEnv(server, reportsDir),
       CONFORMANCE_SEED: seed,
-      DISABLED_FEATURE_ROUTE: '',
-      EXPIRED_ACCESS_TOKEN: '',
-      CONFORMANCE_STRICT: '0',
     });
     if (code === 2) throw new Error(`our run could not start: ${out.trim().split('\n').at(-1)}`);
     const results = JSON.parse(await readFile(join(reportsDir, 'results.json'), 'utf8')) as {

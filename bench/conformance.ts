@@ -12,7 +12,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type RunningReferenceServer, startReferenceServer } from '../src/reference/index.ts';
+import { startReferenceServer } from '../src/reference/index.ts';
+import { targetEnv } from './target-env.ts';
 
 const ROOT = new URL('..', import.meta.url);
 
@@ -28,28 +29,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-function runEnv(server: RunningReferenceServer, reportsDir: string): NodeJS.ProcessEnv {
-  const c = server.credentials;
-  return {
-    ...process.env,
-    CONFORMANCE_TARGET: 'staging',
-    API_BASE_URL: server.apiBaseUrl,
-    PETSTORE_BASE_URL: server.petstoreBaseUrl,
-    REFERENCE_CONTROL_URL: server.controlUrl,
-    CLIENT_ID: c.clientId,
-    CLIENT_SECRET: c.clientSecret,
-    API_KEY_ID: c.apiKeyId,
-    API_KEY_SECRET: c.apiKeySecret,
-    PINNED_API_KEY_ID: c.pinnedApiKeyId,
-    PINNED_API_KEY_SECRET: c.pinnedApiKeySecret,
-    CONFORMANCE_REPORTS_DIR: reportsDir,
-    // A developer's .env must not change what runs: the real environment wins over it.
-    DISABLED_FEATURE_ROUTE: '',
-    EXPIRED_ACCESS_TOKEN: '',
-    CONFORMANCE_STRICT: '0',
-  };
 }
 
 function runConformance(env: NodeJS.ProcessEnv): Promise<{ wallMs: number; exitCode: number | null }> {
@@ -79,7 +58,7 @@ async function measure(latencyMs: number, runs: number): Promise<RunFigures[]> {
   try {
     for (let i = 0; i < runs; i++) {
       server.control.reset();
-      const { wallMs, exitCode } = await runConformance(runEnv(server, reportsDir));
+      const { wallMs, exitCode } = await runConformance(targetEnv(server, reportsDir));
       const counts = server.control.requestCounts();
       figures.push({
         wallMs,

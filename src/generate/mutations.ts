@@ -5,7 +5,7 @@
 import { isObject } from '../contract/documents.ts';
 import type { GeneratedRequest } from './request.ts';
 import type { RequestSchemas, Schema } from './schema.ts';
-import { integerBounds } from './values.ts';
+import { integerBounds, typeOf } from './values.ts';
 
 export interface Mutation {
   /** Stable name: 'query.limit:negative', 'body.name:missing', 'body:malformed-json'. */
@@ -14,13 +14,6 @@ export interface Mutation {
   description: string;
   apply(req: GeneratedRequest): GeneratedRequest;
 }
-
-const typeOf = (schema: Schema): string | undefined =>
-  Array.isArray(schema.type)
-    ? String(schema.type[0])
-    : typeof schema.type === 'string'
-      ? schema.type
-      : undefined;
 
 function withQuery(req: GeneratedRequest, name: string, value: string | undefined): GeneratedRequest {
   const query = { ...req.query };

@@ -48,7 +48,8 @@ export function boundedInteger(min: number, max: number): fc.Arbitrary<number> {
   );
 }
 
-const typeOf = (schema: Schema): string | undefined =>
+/** The schema's type (the first, where it lists several). */
+export const typeOf = (schema: Schema): string | undefined =>
   Array.isArray(schema.type)
     ? String(schema.type[0])
     : typeof schema.type === 'string'
