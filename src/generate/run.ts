@@ -26,6 +26,9 @@ export interface GeneratedRun {
 }
 
 const SAMPLE = 6;
+// Properties of one operation sent side by side: a run is round trips deep, not their sum, while a
+// target's limiter sees a few requests at a time per check, not a burst.
+const PROPERTIES_AT_ONCE = 4;
 
 async function learnFacts(
   client: ApiClient,
@@ -89,25 +92,28 @@ export async function runGenerated(options: {
   runs: number | Record<string, number>;
 }): Promise<GeneratedRun> {
   const { config, seed, operationId } = options;
-  const recorder = createRecorder(secretValues(config));
-  const client = createApiClient(config, { recorder });
-  const run: GeneratedRun = { requests: 0, passed: 0, inconclusive: [], exchanges: [] };
-  let failing: RecordedExchange[] = [];
-  const finish = () => {
-    const all = recorder.exchanges();
-    run.requests = all.length;
-    // The evidence: the first exchanges (facts and the first probes), and the shrunk failure last.
-    run.exchanges = [...all.slice(0, SAMPLE), ...failing];
-    return run;
+  // One recorder and client for the facts, and one per property: properties run side by side, so
+  // each keeps its own exchanges (the failing request's evidence) and its own fresh-id stream.
+  const newClient = () => {
+    const recorder = createRecorder(secretValues(config));
+    return { recorder, client: createApiClient(config, { recorder }) };
   };
-  const facts = await learnFacts(client, config, operationId);
+  const factsSide = newClient();
+  const run: GeneratedRun = { requests: 0, passed: 0, inconclusive: [], exchanges: [] };
+  const facts = await learnFacts(factsSide.client, config, operationId);
   if (typeof facts === 'string') {
     run.unavailable = facts;
-    return finish();
+    run.exchanges = factsSide.recorder.exchanges();
+    run.requests = run.exchanges.length;
+    return run;
   }
   const plan = planOf(operationId, facts);
-  const nextId = freshIds(subSeed(seed, `${operationId} ids ${options.kind}`));
-  const properties =
+  const properties: {
+    name: string;
+    runs: number;
+    mode: Parameters<typeof probeOf>[3];
+    arbitrary: typeof plan.base;
+  }[] =
     options.kind === 'valid'
       ? [
           {
@@ -125,7 +131,9 @@ export async function runGenerated(options: {
             mode: { kind: 'invalid', mutation, expectation: plan.expectationOf(mutation) } as const,
             arbitrary: plan.base,
           }));
-  for (const property of properties) {
+  const outcomes = await inBatches(properties, PROPERTIES_AT_ONCE, async (property) => {
+    const { recorder, client } = newClient();
+    const nextId = freshIds(subSeed(seed, `${operationId} ids ${property.name}`));
     const probe = probeOf(plan, client, nextId, property.mode);
     const recorded: typeof probe = async (value) => {
       const before = recorder.exchanges().length;
@@ -138,9 +146,18 @@ export async function runGenerated(options: {
       numRuns: property.runs,
       shrinkRequests: SHRINK_REQUESTS,
     });
+    return { property, outcome, exchanges: recorder.exchanges() };
+  });
+  const all = [...factsSide.recorder.exchanges(), ...outcomes.flatMap((o) => o.exchanges)];
+  run.requests = all.length;
+  // The evidence: the first exchanges (facts and the first probes), and the shrunk failure last.
+  let failing: RecordedExchange[] = [];
+  for (const { property, outcome } of outcomes) {
     run.passed += outcome.passed;
     run.inconclusive.push(...outcome.inconclusive);
-    if (outcome.failure) {
+    // The first failing property in the documents' order is the one reported, as when they ran
+    // one after the other: the same seed gives the same report however the requests interleave.
+    if (outcome.failure && !run.failure) {
       const what =
         property.mode.kind === 'invalid' ? `${property.mode.mutation.description}:` : 'valid request:';
       failing = outcome.failure.request.exchanges ?? [];
@@ -148,8 +165,21 @@ export async function runGenerated(options: {
         rule: outcome.failure.verdict.rule,
         message: failureMessage(plan, config, seed, what, outcome.failure),
       };
-      break;
     }
   }
-  return finish();
+  run.exchanges = [...all.slice(0, SAMPLE), ...failing];
+  return run;
+}
+
+/** Runs `work` over the items, at most `width` at a time, results in the items' order. */
+async function inBatches<T, R>(
+  items: readonly T[],
+  width: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += width) {
+    results.push(...(await Promise.all(items.slice(i, i + width).map(work))));
+  }
+  return results;
 }
