@@ -62,22 +62,7 @@ export async function runK6(
       control: LOAD_SCRIPTS[script].control,
     });
     const started = Date.now();
-    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(
-        k6 as string,
-        ['run', '--quiet', '--address', '127.0.0.1:0', join(ROOT, LOAD_SCRIPTS[script].file)],
-        { env },
-      );
-      let text = '';
-      child.stdout.on('data', (c: Buffer) => {
-        text += c.toString();
-      });
-      child.stderr.on('data', (c: Buffer) => {
-        text += c.toString();
-      });
-      child.on('error', reject);
-      child.on('close', (c) => resolve({ code: c, output: text }));
-    });
+    const { code, output } = await k6Run(script, env);
     return {
       code,
       output,
@@ -88,6 +73,29 @@ export async function runK6(
   } finally {
     await reference.close();
   }
+}
+
+/** `k6 run` of one script in this environment: its exit code and both output streams as one. */
+function k6Run(
+  script: LoadScriptName,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      k6 as string,
+      ['run', '--quiet', '--address', '127.0.0.1:0', join(ROOT, LOAD_SCRIPTS[script].file)],
+      { env },
+    );
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => {
+      text += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      text += c.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ code: c, output: text }));
+  });
 }
 
 /** Runs one script with k6 against any server on this machine (API key credentials given). */
@@ -111,22 +119,7 @@ export async function runK6At(
     ...variables,
   };
   const started = Date.now();
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(
-      k6 as string,
-      ['run', '--quiet', '--address', '127.0.0.1:0', join(ROOT, LOAD_SCRIPTS[script].file)],
-      { env },
-    );
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => {
-      text += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      text += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (c) => resolve({ code: c, output: text }));
-  });
+  const { code, output } = await k6Run(script, env);
   return { code, output, reportDir: dir, secrets: [secret], wallMs: Date.now() - started };
 }
 
