@@ -11,6 +11,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { nodeArgsFor } from '../src/cli/node-command.ts';
 import { FAULTS, type RunningReferenceServer, startReferenceServer } from '../src/reference/index.ts';
 import { targetEnv } from './target-env.ts';
 
@@ -77,7 +78,7 @@ async function timed<T>(work: () => Promise<T>): Promise<Timed<T>> {
 async function ours(server: RunningReferenceServer, seed: string): Promise<string[]> {
   const reportsDir = await mkdtemp(join(tmpdir(), 'compare-ours-'));
   try {
-    const { code, out } = await run(process.execPath, ['--import', 'tsx', 'src/cli/conformance.ts'], {
+    const { code, out } = await run(process.execPath, nodeArgsFor('src/cli/conformance.ts'), {
       ...targetEnv(server, reportsDir),
       CONFORMANCE_SEED: seed,
     });

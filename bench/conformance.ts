@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { nodeArgsFor } from '../src/cli/node-command.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
 import { targetEnv } from './target-env.ts';
 
@@ -34,7 +35,7 @@ function median(values: number[]): number {
 function runConformance(env: NodeJS.ProcessEnv): Promise<{ wallMs: number; exitCode: number | null }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/conformance.ts'], {
+    const child = spawn(process.execPath, nodeArgsFor('src/cli/conformance.ts'), {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'ignore', 'pipe'],

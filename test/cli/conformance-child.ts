@@ -3,16 +3,13 @@
 // exists must pass (complete, parseable, results.json valid by its schema).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { XMLValidator } from 'fast-xml-parser';
+import { nodeArgsFor } from '../../src/cli/node-command.ts';
 import type { RunningReferenceServer } from '../../src/reference/index.ts';
 import { ROOT } from '../support/run-node.ts';
-
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface ChildRun {
   child: ChildProcess;
@@ -48,7 +45,7 @@ export function targetEnv(server: RunningReferenceServer, reportsDir: string): N
 }
 
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv, cwd = ROOT): ChildRun {
-  const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/conformance.ts'), ...args], {
+  const child = spawn(process.execPath, [...nodeArgsFor('src/cli/conformance.ts'), ...args], {
     cwd,
     env,
   });

@@ -1,13 +1,10 @@
 // Runs a TypeScript entry point of this project in its own Node process (as the npm scripts do),
 // collecting its exit code and output: the tests of the command-line tools share it.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { nodeArgsFor } from '../../src/cli/node-command.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// Absolute, so a run in another working directory (with its own .env) still finds both.
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface NodeRun {
   code: number | null;
@@ -22,7 +19,7 @@ export function runTs(
   options: { cwd?: string; env: NodeJS.ProcessEnv },
 ): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, script), ...args], {
+    const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], {
       cwd: options.cwd ?? ROOT,
       env: options.env,
     });
