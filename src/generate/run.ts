@@ -115,14 +115,15 @@ export async function runGenerated(options: {
     arbitrary: typeof plan.base;
   }[] =
     options.kind === 'valid'
-      ? [
-          {
-            name: 'valid',
-            runs: options.runs as number,
-            mode: { kind: 'valid' } as const,
-            arbitrary: plan.valid,
-          },
-        ]
+      ? // The valid runs split into a few properties of their own seeds, so that they too go side
+        // by side: one property's runs follow one another, and a slow target makes that the run's
+        // longest path.
+        shares(options.runs as number, PROPERTIES_AT_ONCE).map((runs, i) => ({
+          name: i === 0 ? 'valid' : `valid ${i + 1}`,
+          runs,
+          mode: { kind: 'valid' } as const,
+          arbitrary: plan.valid,
+        }))
       : mutationsOf(plan.schemas)
           .filter((m) => typeof options.runs === 'object' && (options.runs[m.id] ?? 0) > 0)
           .map((mutation) => ({
@@ -131,7 +132,7 @@ export async function runGenerated(options: {
             mode: { kind: 'invalid', mutation, expectation: plan.expectationOf(mutation) } as const,
             arbitrary: plan.base,
           }));
-  const outcomes = await inBatches(properties, PROPERTIES_AT_ONCE, async (property) => {
+  const outcomes = await inPool(properties, PROPERTIES_AT_ONCE, async (property) => {
     const { recorder, client } = newClient();
     const nextId = freshIds(subSeed(seed, `${operationId} ids ${property.name}`));
     const probe = probeOf(plan, client, nextId, property.mode);
@@ -171,15 +172,22 @@ export async function runGenerated(options: {
   return run;
 }
 
-/** Runs `work` over the items, at most `width` at a time, results in the items' order. */
-async function inBatches<T, R>(
-  items: readonly T[],
-  width: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += width) {
-    results.push(...(await Promise.all(items.slice(i, i + width).map(work))));
-  }
+/** `total` split into at most `parts` near-equal shares, none of them empty. */
+export function shares(total: number, parts: number): number[] {
+  const count = Math.max(0, Math.min(parts, total));
+  return Array.from({ length: count }, (_, i) => Math.floor(total / count) + (i < total % count ? 1 : 0));
+}
+
+/** Runs `work` over the items, at most `width` at a time (the next starts when one ends), results in the items' order. */
+async function inPool<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
   return results;
 }

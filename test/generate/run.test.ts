@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings, resolveTarget, type TargetConfig } from '../../src/config/index.ts';
 import { mutationsOf } from '../../src/generate/mutations.ts';
-import { type GeneratedRun, runGenerated } from '../../src/generate/run.ts';
+import { type GeneratedRun, runGenerated, shares } from '../../src/generate/run.ts';
 import { requestSchemas } from '../../src/generate/schema.ts';
 import {
   type ReferenceServerOptions,
@@ -161,5 +161,24 @@ describe('replay', () => {
     expect(first.failure).toBeDefined();
     expect(second.failure).toEqual(first.failure);
     expect(second.requests).toBe(first.requests);
+  });
+
+  it('valid requests, sent side by side, replay to the very same failure too', async () => {
+    const { config: tagged, server: refusing } = await target({ faults: ['pet-tag-refused'] });
+    const first = await generated(tagged, 'createPets', 'valid', 20261124);
+    refusing.control.reset();
+    const second = await generated(tagged, 'createPets', 'valid', 20261124);
+    expect(first.failure?.rule).toBe('GNR-02');
+    expect(second.failure).toEqual(first.failure);
+    expect(second.requests).toBe(first.requests);
+  });
+});
+
+describe('shares', () => {
+  it('splits runs into near-equal, non-empty shares that add up', () => {
+    expect(shares(25, 4)).toEqual([7, 6, 6, 6]);
+    expect(shares(3, 4)).toEqual([1, 1, 1]);
+    expect(shares(8, 4)).toEqual([2, 2, 2, 2]);
+    expect(shares(0, 4)).toEqual([]);
   });
 });
