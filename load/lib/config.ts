@@ -1,12 +1,20 @@
-// The load scripts' configuration, from the variable names of .env.example (k6 passes the
-// environment in __ENV). Pure: vitest tests it in Node. Every script calls readLoadConfig in its
-// init code, so a refused or broken configuration stops k6 before a single request.
+// The load scripts' configuration. Every script calls readLoadConfig in its init code, so a refused
+// or broken configuration stops k6 before a single request. Two ways in, one LoadConfig out:
+// - `npm run load:*` hands the configuration src/config/ validated over once, as LOAD_TARGET
+//   (load/lib/shared/hand-over.ts); the individual variables are then not read at all;
+// - `k6 run load/<script>.ts` directly (the direct-run path, docs/load.md): the table's k6
+//   variables (load/lib/shared/variables.ts), read one by one with the checks below.
+// Both go through loadConfigOf, which applies the production guard and the remote-target refusal
+// again inside k6 (production is real money). Pure: vitest tests it in Node.
 import { type EnvMap, envNumber, envString, LoadConfigError } from './env.ts';
-import { guard } from './shared/guard.ts';
+import { type GuardedTarget, guard } from './shared/guard.ts';
+import { HAND_OVER_VARIABLE, readHandOver } from './shared/hand-over.ts';
+import { secretValuesOf, variableDefault } from './shared/variables.ts';
 
 export type TargetName = 'local' | 'staging' | 'production';
 const TARGETS: readonly TargetName[] = ['local', 'staging', 'production'];
 
+/** Field names are the table's keys (load/lib/shared/variables.ts), as in the hand-over. */
 export interface LoadConfig {
   target: TargetName;
   /** Ends with /api/. */
@@ -25,13 +33,14 @@ export interface LoadConfig {
   requestTimeoutMs: number;
 }
 
+/** What the refusals look at: the target, the switch, and where the load would go. */
+export interface RefusalInput extends GuardedTarget {
+  apiBaseUrl?: string | undefined;
+}
+
 /** Why load may not run against this target, or undefined when it may (the shared guard decides). */
-export function productionRefusal(env: EnvMap): string | undefined {
-  const target = (envString(env, 'CONFORMANCE_TARGET') ?? 'local').toLowerCase();
-  const verdict = guard(
-    { target, allowProductionWrites: envString(env, 'ALLOW_PRODUCTION_WRITES') === 'yes' },
-    'load',
-  );
+export function productionRefusal(target: GuardedTarget): string | undefined {
+  const verdict = guard(target, 'load');
   if (verdict.allowed) return undefined;
   return `refusing to load production: CONFORMANCE_TARGET=production is real money; ${verdict.reason}`;
 }
@@ -65,22 +74,85 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Why a run with the local target (CONFORMANCE_TARGET unset or local) may not go to API_BASE_URL:
- * the local target is the reference server on this machine, so a remote address there is a
- * mistake (a leftover variable, a copied command) that would load somebody's server by accident.
+ * Why a run with the local target may not go to apiBaseUrl: the local target is the reference
+ * server on this machine, so a remote address there is a mistake (a leftover variable, a copied
+ * command) that would load somebody's server by accident. targetNamed: CONFORMANCE_TARGET was
+ * said (local) rather than left unset, for the message.
  */
-export function remoteRefusal(env: EnvMap): string | undefined {
-  const target = (envString(env, 'CONFORMANCE_TARGET') ?? 'local').toLowerCase();
-  const url = envString(env, 'API_BASE_URL');
-  if (target !== 'local' || url === undefined) return undefined;
-  const host = urlHost(url);
+export function remoteRefusal(input: RefusalInput, targetNamed = true): string | undefined {
+  if (input.target !== 'local' || input.apiBaseUrl === undefined) return undefined;
+  const host = urlHost(input.apiBaseUrl);
   if (host === undefined || isLoopbackHost(host)) return undefined;
-  return `refusing to load ${host}: API_BASE_URL is not on this machine but CONFORMANCE_TARGET is ${envString(env, 'CONFORMANCE_TARGET') === undefined ? 'not set' : 'local'}; set CONFORMANCE_TARGET=staging (or production) to load a remote target on purpose`;
+  return `refusing to load ${host}: API_BASE_URL is not on this machine but CONFORMANCE_TARGET is ${targetNamed ? 'local' : 'not set'}; set CONFORMANCE_TARGET=staging (or production) to load a remote target on purpose`;
 }
 
 /** Why this script may not run at all, or undefined: production without the switch, or an unnamed remote. */
-export function loadRefusal(env: EnvMap): string | undefined {
-  return productionRefusal(env) ?? remoteRefusal(env);
+export function loadRefusal(input: RefusalInput, targetNamed = true): string | undefined {
+  return productionRefusal(input) ?? remoteRefusal(input, targetNamed);
+}
+
+function refuse(input: RefusalInput, targetNamed = true): void {
+  const refusal = loadRefusal(input, targetNamed);
+  if (refusal) throw new LoadConfigError(refusal);
+}
+
+/**
+ * The one place a LoadConfig is made, whichever way the configuration came: the refusals applied
+ * (inside k6 too: defence in depth), no control API for production, the reports folder normalised.
+ */
+function loadConfigOf(config: LoadConfig, targetNamed = true): LoadConfig {
+  refuse(config, targetNamed);
+  return {
+    ...config,
+    controlUrl: config.target === 'production' ? undefined : config.controlUrl,
+    reportDir: config.reportDir.replace(/\/+$/, '') || '/',
+  };
+}
+
+export function readLoadConfig(env: EnvMap): LoadConfig {
+  const handed = envString(env, HAND_OVER_VARIABLE);
+  if (handed !== undefined) return loadConfigOf(fromHandOver(handed));
+  return loadConfigOf(fromVariables(env), envString(env, 'CONFORMANCE_TARGET') !== undefined);
+}
+
+const HAND_OVER_HINT = `(it is written by npm run load:<name>; unset it to run with the individual variables)`;
+
+/** The hand-over's fields, type-checked: their values were validated by src/config/ already. */
+function fromHandOver(text: string): LoadConfig {
+  const read = readHandOver(text);
+  if (!read.ok)
+    throw new LoadConfigError(`${HAND_OVER_VARIABLE} is not valid: ${read.problem} ${HAND_OVER_HINT}`);
+  const fields = read.fields;
+  const wrong = (key: string, expected: string): never => {
+    throw new LoadConfigError(
+      `${HAND_OVER_VARIABLE} is not valid: ${key} is not ${expected} ${HAND_OVER_HINT}`,
+    );
+  };
+  const str = (key: string, required = false): string | undefined => {
+    const value = fields[key];
+    if (value === undefined && !required) return undefined;
+    return typeof value === 'string' && value !== '' ? value : wrong(key, 'a non-empty string');
+  };
+  const target = TARGETS.find((t) => t === fields.target) ?? wrong('target', 'local, staging or production');
+  const allow = fields.allowProductionWrites;
+  const timeout = fields.requestTimeoutMs;
+  return {
+    target,
+    apiBaseUrl: str('apiBaseUrl', true) as string,
+    petstoreBaseUrl: str('petstoreBaseUrl'),
+    clientId: str('clientId'),
+    clientSecret: str('clientSecret'),
+    apiKeyId: str('apiKeyId'),
+    apiKeySecret: str('apiKeySecret'),
+    allowProductionWrites:
+      typeof allow === 'boolean' ? allow : wrong('allowProductionWrites', 'true or false'),
+    controlUrl: str('controlUrl'),
+    reportDir: str('reportDir', true) as string,
+    requestTimeoutMs:
+      typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0
+        ? timeout
+        : wrong('requestTimeoutMs', 'a whole number of milliseconds'),
+  };
 }
 
 function allowSwitch(env: EnvMap): boolean {
@@ -91,11 +163,20 @@ function allowSwitch(env: EnvMap): boolean {
   throw new LoadConfigError(`ALLOW_PRODUCTION_WRITES="${value}" is not valid: expected yes or no`);
 }
 
-export function readLoadConfig(env: EnvMap): LoadConfig {
-  const refusal = loadRefusal(env);
-  if (refusal) throw new LoadConfigError(refusal);
+/** The direct-run path: the table's k6 variables (and K6_REPORT_DIR), one by one. */
+function fromVariables(env: EnvMap): LoadConfig {
+  const named = envString(env, 'CONFORMANCE_TARGET');
+  const rawTarget = (named ?? 'local').toLowerCase();
+  // Refused before anything else is read: production without its switch says so whatever else is wrong.
+  refuse(
+    {
+      target: rawTarget,
+      allowProductionWrites: envString(env, 'ALLOW_PRODUCTION_WRITES') === 'yes',
+      apiBaseUrl: envString(env, 'API_BASE_URL'),
+    },
+    named !== undefined,
+  );
   const allowProductionWrites = allowSwitch(env);
-  const rawTarget = (envString(env, 'CONFORMANCE_TARGET') ?? 'local').toLowerCase();
   const target = TARGETS.find((t) => t === rawTarget);
   if (!target) {
     throw new LoadConfigError(
@@ -119,9 +200,13 @@ export function readLoadConfig(env: EnvMap): LoadConfig {
     apiKeyId: envString(env, 'API_KEY_ID'),
     apiKeySecret: envString(env, 'API_KEY_SECRET'),
     allowProductionWrites,
-    controlUrl: target === 'production' ? undefined : envString(env, 'REFERENCE_CONTROL_URL'),
-    reportDir: (envString(env, 'K6_REPORT_DIR') ?? 'reports').replace(/\/+$/, ''),
-    requestTimeoutMs: envNumber(env, 'REQUEST_TIMEOUT_MS', 10_000, { min: 1, max: 600_000, integer: true }),
+    controlUrl: envString(env, 'REFERENCE_CONTROL_URL'),
+    reportDir: envString(env, 'K6_REPORT_DIR') ?? 'reports',
+    requestTimeoutMs: envNumber(env, 'REQUEST_TIMEOUT_MS', Number(variableDefault('REQUEST_TIMEOUT_MS')), {
+      min: 1,
+      max: 600_000,
+      integer: true,
+    }),
   };
 }
 
@@ -138,11 +223,9 @@ export function requireCredentials(config: LoadConfig, scheme: AuthScheme): void
     throw new LoadConfigError(`${names.join(' and ')} not set: the ${scheme} scheme needs them`);
 }
 
-/** The values no report or log may show. */
+/** The values no report or log may show: the table's secret rows, as the suite filters them. */
 export function secretValues(config: LoadConfig): string[] {
-  return [config.clientSecret, config.apiKeySecret].filter(
-    (s): s is string => typeof s === 'string' && s !== '',
-  );
+  return secretValuesOf(config);
 }
 
 /** Whether the pet demo may be exercised: staging and local only, never production. */

@@ -3,7 +3,7 @@ export { type GuardedAction, type GuardVerdict, guard } from './guard.ts';
 export { formatProblems } from './problems.ts';
 export { secretValues } from './secrets.ts';
 export { type LoadOptions, loadSettings } from './settings.ts';
-export { resolveTarget } from './target.ts';
+export { resolveTarget, targetValues } from './target.ts';
 export type {
   ConfigProblem,
   LoadResult,

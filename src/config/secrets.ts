@@ -1,15 +1,9 @@
-// The secret values of a configuration, for redaction and for leak scans of reports and logs.
+// The secret values of a configuration, for redaction and for leak scans of reports and logs: the
+// secret rows of the one table of variables, read by key (the k6 scripts read the same rows).
+import { secretValuesOf } from '../../load/lib/shared/variables.ts';
+import { targetValues } from './target.ts';
 import type { TargetConfig, TargetSettings } from './types.ts';
 
 export function secretValues(config: TargetConfig | TargetSettings): string[] {
-  const values =
-    'credentials' in config
-      ? [
-          config.credentials.clientSecret,
-          config.credentials.apiKeySecret,
-          config.credentials.pinnedApiKey?.secret,
-        ]
-      : [config.clientSecret, config.apiKeySecret, config.pinnedApiKeySecret];
-  values.push(config.expiredAccessToken);
-  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length > 0))];
+  return secretValuesOf('credentials' in config ? targetValues(config) : config);
 }

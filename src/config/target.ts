@@ -54,3 +54,14 @@ export function resolveTarget(settings: TargetSettings, localServer?: LocalServe
   if (settings.controlUrl) config.controlUrl = settings.controlUrl;
   return config;
 }
+
+/**
+ * A resolved target seen as settings again: every value under its settings key (the keys of the
+ * table of variables), so what is read by key (the secret rows, the k6 hand-over) reads a
+ * TargetConfig as it reads TargetSettings.
+ */
+export function targetValues(config: TargetConfig): Readonly<Record<string, unknown>> {
+  const { credentials, ...rest } = config;
+  const { pinnedApiKey, ...keys } = credentials;
+  return { ...rest, ...keys, pinnedApiKeyId: pinnedApiKey?.id, pinnedApiKeySecret: pinnedApiKey?.secret };
+}

@@ -1,7 +1,7 @@
 // The load CLI's arguments: the script name, --profile, and everything else for k6.
 //   npm run load:release -- --profile stress --env RELEASE_VUS=40 -- --quiet
 import { PROFILES } from '../../load/lib/profile.ts';
-import { TARGET_VARIABLES } from './k6-env.ts';
+import { RESERVED_VARIABLES } from './k6-env.ts';
 import { isLoadScript, type LoadScriptName } from './scripts.ts';
 
 export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
@@ -11,7 +11,7 @@ export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [
 Target and credentials come from .env and the environment (docs/load.md), never from --env.`;
 
 /** Set by the CLI from the resolved target: overriding them with --env would bypass the guard. */
-const RESERVED = new Set<string>([...TARGET_VARIABLES, 'K6_REPORT_DIR']);
+const RESERVED = new Set<string>(RESERVED_VARIABLES);
 
 export interface LoadArgs {
   script: LoadScriptName;

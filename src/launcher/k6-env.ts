@@ -1,10 +1,20 @@
-// The environment k6 runs with: the resolved target as the variables load/lib/config.ts reads.
-// Secrets travel only here, never in k6's argv (argv shows in `ps`, the environment does not).
+// The environment k6 runs with: the validated target handed over once, as LOAD_TARGET (JSON of the
+// table's k6 rows, load/lib/shared/hand-over.ts), which load/lib/config.ts reads instead of the
+// individual variables. Secrets travel only here, never in k6's argv (argv shows in `ps`, the
+// environment does not).
+import { HAND_OVER_VARIABLE, writeHandOver } from '../../load/lib/shared/hand-over.ts';
 import { variableNames } from '../../load/lib/shared/variables.ts';
-import type { TargetConfig } from '../config/index.ts';
+import { type TargetConfig, targetValues } from '../config/index.ts';
 
-/** Variables describing a target (the table's k6 column): set from the resolved config, or removed so none leaks through. */
+/** Variables describing a target (the table's k6 column): carried by the hand-over, so removed from k6's environment. */
 export const TARGET_VARIABLES: readonly string[] = variableNames((v) => v.k6);
+
+/** Set by the launcher only: the user's own values of these never reach k6 (nor through --env). */
+export const RESERVED_VARIABLES: readonly string[] = [
+  ...TARGET_VARIABLES,
+  HAND_OVER_VARIABLE,
+  'K6_REPORT_DIR',
+];
 
 export interface K6EnvOptions {
   /** The environment the CLI was started with (load variables such as RATE_BUDGET pass through). */
@@ -12,7 +22,7 @@ export interface K6EnvOptions {
   reportDir: string;
   /** LOAD_PROFILE (the --profile option wins over the environment). */
   profile?: string | undefined;
-  /** Whether the script may reach the pet demo (PETSTORE_BASE_URL is withheld otherwise). */
+  /** Whether the script may reach the pet demo (its address is withheld otherwise). */
   petstore: boolean;
   /** Whether the script gets the control API (only a reference server has one). */
   control: boolean;
@@ -20,24 +30,25 @@ export interface K6EnvOptions {
   defaults?: Record<string, string>;
 }
 
+/** The hand-over's text: the k6 rows of the validated target, less what this script must not have. */
+export function handOver(
+  config: TargetConfig,
+  options: Pick<K6EnvOptions, 'reportDir' | 'petstore' | 'control'>,
+): string {
+  const production = config.target === 'production';
+  const values = { ...targetValues(config), reportDir: options.reportDir };
+  return writeHandOver({
+    ...values,
+    petstoreBaseUrl: options.petstore && !production ? config.petstoreBaseUrl : undefined,
+    controlUrl: options.control && !production ? config.controlUrl : undefined,
+  });
+}
+
 export function k6Environment(config: TargetConfig, options: K6EnvOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...options.defaults, ...options.base };
-  for (const name of TARGET_VARIABLES) delete env[name];
-  Object.assign(env, {
-    CONFORMANCE_TARGET: config.target,
-    API_BASE_URL: config.apiBaseUrl,
-    CLIENT_ID: config.credentials.clientId,
-    CLIENT_SECRET: config.credentials.clientSecret,
-    API_KEY_ID: config.credentials.apiKeyId,
-    API_KEY_SECRET: config.credentials.apiKeySecret,
-    ALLOW_PRODUCTION_WRITES: config.allowProductionWrites ? 'yes' : 'no',
-    REQUEST_TIMEOUT_MS: String(config.requestTimeoutMs),
-    K6_REPORT_DIR: options.reportDir,
-  });
-  if (options.petstore && config.target !== 'production') env.PETSTORE_BASE_URL = config.petstoreBaseUrl;
-  if (options.control && config.controlUrl && config.target !== 'production') {
-    env.REFERENCE_CONTROL_URL = config.controlUrl;
-  }
+  // The user's own target variables (a leftover API_BASE_URL, a staging secret) stay out of k6.
+  for (const name of RESERVED_VARIABLES) delete env[name];
+  env[HAND_OVER_VARIABLE] = handOver(config, options);
   if (options.profile !== undefined) env.LOAD_PROFILE = options.profile;
   // k6 reports anonymous usage to Grafana by default; a test harness should not phone home unasked.
   env.K6_NO_USAGE_REPORT ??= 'true';

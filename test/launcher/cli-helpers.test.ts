@@ -7,7 +7,7 @@ import type { TargetConfig } from '../../src/config/index.ts';
 import { LoadUsageError, parseLoadArgs } from '../../src/launcher/args.ts';
 import { loadExit } from '../../src/launcher/exit-code.ts';
 import { findK6, K6_INSTALL_HINT, onPath } from '../../src/launcher/find-k6.ts';
-import { k6Environment, reportDirFrom } from '../../src/launcher/k6-env.ts';
+import { k6Environment, RESERVED_VARIABLES, reportDirFrom } from '../../src/launcher/k6-env.ts';
 import { localServerPlan } from '../../src/launcher/local-server.ts';
 import { targetUnreachable } from '../../src/launcher/preflight.ts';
 
@@ -37,6 +37,8 @@ describe('parseLoadArgs', () => {
       ['release', '-e', 'CONFORMANCE_TARGET=production'],
       ['release', '--env=ALLOW_PRODUCTION_WRITES=yes'],
       ['release', '--', '--env', 'CLIENT_SECRET=hunter2'],
+      // k6's --env wins over its environment: a hand-over given there would replace the launcher's.
+      ['release', '--env', 'LOAD_TARGET={"target":"production","allowProductionWrites":true}'],
     ]) {
       expect(() => parseLoadArgs(args)).toThrow(/is not allowed: set .* in \.env or the environment/);
     }
@@ -95,11 +97,15 @@ describe('k6Environment', () => {
   const base = {
     PATH: '/bin',
     API_BASE_URL: 'https://elsewhere.test/api/',
+    API_KEY_SECRET: 'leftover-secret-of-another-target',
     RATE_CEILING: '60',
     PETSTORE_BASE_URL: 'x',
+    LOAD_TARGET: '{"target":"production"}',
+    K6_REPORT_DIR: '/elsewhere',
   };
+  const handedOver = (env: NodeJS.ProcessEnv) => JSON.parse(env.LOAD_TARGET ?? '{}');
 
-  it('puts the resolved target over whatever the environment said, and keeps load variables', () => {
+  it('hands the resolved target over once, as LOAD_TARGET, and keeps load variables', () => {
     const env = k6Environment(CONFIG, {
       base,
       reportDir: 'out',
@@ -110,30 +116,44 @@ describe('k6Environment', () => {
     expect(env).toMatchObject({
       PATH: '/bin',
       RATE_CEILING: '60',
-      CONFORMANCE_TARGET: 'staging',
-      API_BASE_URL: CONFIG.apiBaseUrl,
-      PETSTORE_BASE_URL: CONFIG.petstoreBaseUrl,
-      CLIENT_SECRET: 'cs',
-      API_KEY_SECRET: 'ks',
-      ALLOW_PRODUCTION_WRITES: 'no',
-      REQUEST_TIMEOUT_MS: '5000',
-      REFERENCE_CONTROL_URL: CONFIG.controlUrl,
-      K6_REPORT_DIR: 'out',
       LOAD_PROFILE: 'load',
       K6_NO_USAGE_REPORT: 'true',
     });
+    expect(handedOver(env)).toEqual({
+      target: 'staging',
+      apiBaseUrl: CONFIG.apiBaseUrl,
+      petstoreBaseUrl: CONFIG.petstoreBaseUrl,
+      clientId: 'c',
+      clientSecret: 'cs',
+      apiKeyId: 'k',
+      apiKeySecret: 'ks',
+      allowProductionWrites: false,
+      requestTimeoutMs: 5000,
+      controlUrl: CONFIG.controlUrl,
+      reportDir: 'out',
+    });
+  });
+
+  it("lets no variable of the user's environment describe the target beside the hand-over", () => {
+    const env = k6Environment(CONFIG, { base, reportDir: 'out', petstore: true, control: true });
+    for (const name of RESERVED_VARIABLES.filter((n) => n !== 'LOAD_TARGET'))
+      expect(env[name], name).toBeUndefined();
+    expect(JSON.stringify(env)).not.toContain('leftover-secret-of-another-target');
+    expect(RESERVED_VARIABLES).toEqual(
+      expect.arrayContaining(['API_BASE_URL', 'CLIENT_SECRET', 'LOAD_TARGET', 'K6_REPORT_DIR']),
+    );
   });
 
   it('withholds the pet demo and the control API where the script or the target must not have them', () => {
     const env = k6Environment(CONFIG, { base, reportDir: 'r', petstore: false, control: false });
-    expect(env.PETSTORE_BASE_URL).toBeUndefined();
-    expect(env.REFERENCE_CONTROL_URL).toBeUndefined();
+    expect(handedOver(env).petstoreBaseUrl).toBeUndefined();
+    expect(handedOver(env).controlUrl).toBeUndefined();
     expect(env.LOAD_PROFILE).toBeUndefined();
     const prod = { ...CONFIG, target: 'production' as const, allowProductionWrites: true };
     const prodEnv = k6Environment(prod, { base, reportDir: 'r', petstore: true, control: true });
-    expect(prodEnv.PETSTORE_BASE_URL).toBeUndefined();
-    expect(prodEnv.REFERENCE_CONTROL_URL).toBeUndefined();
-    expect(prodEnv.ALLOW_PRODUCTION_WRITES).toBe('yes');
+    expect(handedOver(prodEnv).petstoreBaseUrl).toBeUndefined();
+    expect(handedOver(prodEnv).controlUrl).toBeUndefined();
+    expect(handedOver(prodEnv).allowProductionWrites).toBe(true);
   });
 
   it('lets the user override the defaults it suggests', () => {

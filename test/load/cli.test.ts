@@ -132,6 +132,7 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
         PATH: isolatedPath(k6.dir),
         CONFORMANCE_REPORTS_DIR: reports,
         FAKE_K6_EXIT: '99',
+        API_BASE_URL: 'https://leftover.example.test/api/',
       },
     );
     expect(run.code).toBe(1);
@@ -149,19 +150,24 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
         .split('\n')
         .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
     );
-    expect(env).toMatchObject({
-      CONFORMANCE_TARGET: 'local',
-      CLIENT_ID: 'local-conformance-client',
-      CLIENT_SECRET: 'local-client-secret-do-not-use-elsewhere',
-      API_KEY_SECRET: 'local-api-key-secret-do-not-use-elsewhere',
-      ALLOW_PRODUCTION_WRITES: 'no',
-      K6_REPORT_DIR: reports,
-      LOAD_PROFILE: 'stress',
-      K6_NO_USAGE_REPORT: 'true',
+    // The target once, as the validated configuration: no target variable beside it (the leftover
+    // API_BASE_URL of the user's environment included), secrets in the environment only.
+    expect(env).toMatchObject({ LOAD_PROFILE: 'stress', K6_NO_USAGE_REPORT: 'true' });
+    for (const name of ['CONFORMANCE_TARGET', 'API_BASE_URL', 'CLIENT_SECRET', 'K6_REPORT_DIR']) {
+      expect(env[name], name).toBeUndefined();
+    }
+    const handed = JSON.parse(env.LOAD_TARGET ?? '{}');
+    expect(handed).toMatchObject({
+      target: 'local',
+      clientId: 'local-conformance-client',
+      clientSecret: 'local-client-secret-do-not-use-elsewhere',
+      apiKeySecret: 'local-api-key-secret-do-not-use-elsewhere',
+      allowProductionWrites: false,
+      reportDir: reports,
     });
-    expect(env.API_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/$/);
-    expect(env.PETSTORE_BASE_URL).toMatch(/\/petstore\/v1$/);
-    expect(env.REFERENCE_CONTROL_URL).toBeUndefined();
+    expect(handed.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/$/);
+    expect(handed.petstoreBaseUrl).toMatch(/\/petstore\/v1$/);
+    expect(handed.controlUrl).toBeUndefined();
     expect(existsSync(reports)).toBe(true);
   });
 
@@ -175,11 +181,12 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
           .split('\n')
           .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
       );
+    const handed = () => JSON.parse(read().LOAD_TARGET ?? '{}');
     const base = { PATH: isolatedPath(k6.dir), K6_REPORT_DIR: join(k6.dir, 'r') };
     const flags = await runLoadCli(['flag-cache'], base);
     expect(flags.code).toBe(0);
-    expect(read().REFERENCE_CONTROL_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__control\/$/);
-    expect(read().PETSTORE_BASE_URL).toBeUndefined();
+    expect(handed().controlUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__control\/$/);
+    expect(handed().petstoreBaseUrl).toBeUndefined();
     const rate = await runLoadCli(['rate-limit'], {
       ...base,
       LOCAL_RATE_LIMIT: '40',

@@ -1,5 +1,6 @@
-// The load scripts' configuration: same variable names as .env.example, the production refusal
-// (the same rule as src/config/guard.ts), one-line errors that never echo a URL's credentials.
+// The load scripts' configuration, both ways in: the hand-over of `npm run load:*` (LOAD_TARGET,
+// from the validated configuration) and the direct-run variables of .env.example; the production
+// refusal (the shared guard) on both; one-line errors that never echo a secret or a URL's credentials.
 import { describe, expect, it } from 'vitest';
 import {
   apiUrl,
@@ -12,7 +13,8 @@ import {
 } from '../../load/lib/config.ts';
 import { envDuration, envNumber, LoadConfigError, parseDurationSeconds } from '../../load/lib/env.ts';
 import { inInit } from '../../load/lib/init.ts';
-import { guard } from '../../src/config/index.ts';
+import { guard, type TargetConfig } from '../../src/config/index.ts';
+import { handOver } from '../../src/launcher/k6-env.ts';
 
 const STAGING = {
   CONFORMANCE_TARGET: 'staging',
@@ -45,7 +47,7 @@ describe('the production refusal', () => {
   });
 
   it('refuses before looking at anything else, in one line', () => {
-    const reason = productionRefusal({ CONFORMANCE_TARGET: 'Production' });
+    const reason = productionRefusal({ target: 'production', allowProductionWrites: false });
     expect(reason).toMatch(/production/);
     expect(reason).not.toMatch(/\n/);
     expect(() => readLoadConfig({ CONFORMANCE_TARGET: 'production', API_BASE_URL: 'nonsense' })).toThrow(
@@ -54,8 +56,8 @@ describe('the production refusal', () => {
   });
 
   it('lets staging and local run without the switch', () => {
-    expect(productionRefusal({ CONFORMANCE_TARGET: 'staging' })).toBeUndefined();
-    expect(productionRefusal({})).toBeUndefined();
+    expect(productionRefusal({ target: 'staging', allowProductionWrites: false })).toBeUndefined();
+    expect(productionRefusal({ target: 'local', allowProductionWrites: false })).toBeUndefined();
   });
 
   it('turns into a thrown string in init code, which k6 prints without a stack', () => {
@@ -70,7 +72,7 @@ describe('the production refusal', () => {
   });
 });
 
-describe('readLoadConfig', () => {
+describe('readLoadConfig, direct run (the individual variables)', () => {
   it('reads the variables of .env.example', () => {
     const config = readLoadConfig({ ...STAGING, REQUEST_TIMEOUT_MS: '2500', K6_REPORT_DIR: '/tmp/out/' });
     expect(config).toMatchObject({
@@ -179,5 +181,145 @@ describe('environment values', () => {
     expect(() => envNumber({ X: '1.5' }, 'X', 1, { integer: true })).toThrow(/an integer/);
     expect(() => envDuration({ D: '5 minutes' }, 'D', 1)).toThrow(/D="5 minutes".*90s, 2m/);
     expect(envNumber({ X: ' ' }, 'X', 7)).toBe(7);
+  });
+});
+
+const CONFIG: TargetConfig = {
+  target: 'staging',
+  apiBaseUrl: 'https://staging.example.test/api/',
+  petstoreBaseUrl: 'https://pets.staging.example.test/v1',
+  credentials: {
+    clientId: 'client',
+    clientSecret: 'client-secret-value',
+    apiKeyId: 'key',
+    apiKeySecret: 'api-key-secret-value',
+    pinnedApiKey: { id: 'pinned', secret: 'pinned-secret-value' },
+  },
+  expiredAccessToken: 'expired-token-value',
+  controlUrl: 'http://127.0.0.1:4010/__control/',
+  allowProductionWrites: false,
+  requestTimeoutMs: 2500,
+  strict: true,
+  slow: false,
+};
+
+const handed = (config: TargetConfig, reportDir = '/tmp/out/') =>
+  handOver(config, { reportDir, petstore: true, control: true });
+
+describe('readLoadConfig, the hand-over of npm run load:* (LOAD_TARGET)', () => {
+  it('gives the scripts the validated configuration as the launcher wrote it', () => {
+    expect(readLoadConfig({ LOAD_TARGET: handed(CONFIG) })).toEqual({
+      target: 'staging',
+      apiBaseUrl: CONFIG.apiBaseUrl,
+      petstoreBaseUrl: CONFIG.petstoreBaseUrl,
+      clientId: 'client',
+      clientSecret: 'client-secret-value',
+      apiKeyId: 'key',
+      apiKeySecret: 'api-key-secret-value',
+      allowProductionWrites: false,
+      controlUrl: CONFIG.controlUrl,
+      reportDir: '/tmp/out',
+      requestTimeoutMs: 2500,
+    });
+  });
+
+  it('builds the same LoadConfig as the direct run of the same configuration', () => {
+    const direct = readLoadConfig({
+      ...STAGING,
+      REQUEST_TIMEOUT_MS: '2500',
+      REFERENCE_CONTROL_URL: CONFIG.controlUrl,
+      K6_REPORT_DIR: '/tmp/out/',
+    });
+    expect(readLoadConfig({ LOAD_TARGET: handed(CONFIG) })).toEqual(direct);
+  });
+
+  it('is the only thing read when present: variables of the environment cannot override it', () => {
+    const config = readLoadConfig({
+      LOAD_TARGET: handed(CONFIG),
+      CONFORMANCE_TARGET: 'production',
+      API_BASE_URL: 'https://elsewhere.example.test/api/',
+      API_KEY_SECRET: 'leftover-secret',
+      REQUEST_TIMEOUT_MS: 'nonsense',
+      K6_REPORT_DIR: '/elsewhere',
+    });
+    expect(config).toMatchObject({
+      target: 'staging',
+      apiBaseUrl: CONFIG.apiBaseUrl,
+      apiKeySecret: 'api-key-secret-value',
+      requestTimeoutMs: 2500,
+      reportDir: '/tmp/out',
+    });
+  });
+
+  it('carries only the k6 rows: no secret the scripts do not need, none of the suite switches', () => {
+    const text = handed(CONFIG);
+    expect(text).not.toContain('pinned-secret-value');
+    expect(text).not.toContain('expired-token-value');
+    expect(Object.keys(JSON.parse(text)).sort()).toEqual([
+      'allowProductionWrites',
+      'apiBaseUrl',
+      'apiKeyId',
+      'apiKeySecret',
+      'clientId',
+      'clientSecret',
+      'controlUrl',
+      'petstoreBaseUrl',
+      'reportDir',
+      'requestTimeoutMs',
+      'target',
+    ]);
+  });
+
+  it.each([
+    ['not JSON', '{"target": "staging", "clientSecret": "client-secret-value"', /not JSON/],
+    ['not an object', '["staging"]', /not a JSON object/],
+    [
+      'an unknown field',
+      JSON.stringify({ ...JSON.parse(handed(CONFIG)), strict: true }),
+      /unsupported field "strict"/,
+    ],
+    [
+      'an unknown target',
+      JSON.stringify({ ...JSON.parse(handed(CONFIG)), target: 'qa' }),
+      /target is not local, staging or production/,
+    ],
+    [
+      'a missing address',
+      JSON.stringify({ ...JSON.parse(handed(CONFIG)), apiBaseUrl: undefined }),
+      /apiBaseUrl is not a non-empty string/,
+    ],
+    [
+      'a switch as text',
+      JSON.stringify({ ...JSON.parse(handed(CONFIG)), allowProductionWrites: 'yes' }),
+      /allowProductionWrites is not true or false/,
+    ],
+    [
+      'a timeout as text',
+      JSON.stringify({ ...JSON.parse(handed(CONFIG)), requestTimeoutMs: '2500' }),
+      /requestTimeoutMs is not a whole number/,
+    ],
+  ])('refuses %s in one line, never quoting a secret', (_, text, reason) => {
+    let message = '';
+    try {
+      readLoadConfig({ LOAD_TARGET: text });
+    } catch (error) {
+      expect(error).toBeInstanceOf(LoadConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^LOAD_TARGET is not valid: /);
+    expect(message).toMatch(reason);
+    expect(message).toMatch(/unset it to run with the individual variables/);
+    expect(message).not.toMatch(/\n|client-secret-value|api-key-secret-value/);
+  });
+
+  it('withholds the pet demo and the control API from production, whatever the launcher was asked', () => {
+    const prod = { ...CONFIG, target: 'production' as const, allowProductionWrites: true };
+    const config = readLoadConfig({ LOAD_TARGET: handed(prod) });
+    expect(config.petstoreBaseUrl).toBeUndefined();
+    expect(config.controlUrl).toBeUndefined();
+    expect(petstoreAllowed(config)).toBe(false);
+    // A hand-over written by hand with a control URL for production still loses it inside k6.
+    const forged = JSON.stringify({ ...JSON.parse(handed(prod)), controlUrl: CONFIG.controlUrl });
+    expect(readLoadConfig({ LOAD_TARGET: forged }).controlUrl).toBeUndefined();
   });
 });

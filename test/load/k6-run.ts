@@ -42,7 +42,7 @@ export interface K6Run {
   wallMs: number;
 }
 
-/** Starts a reference server, runs one script against it with k6 (environment as the CLI builds it). */
+/** Starts a reference server, runs one script against it with k6 (environment as the CLI builds it: the hand-over). */
 export async function runK6(
   script: LoadScriptName,
   server: ReferenceServerOptions,
@@ -98,7 +98,10 @@ function k6Run(
   });
 }
 
-/** Runs one script with k6 against any server on this machine (API key credentials given). */
+/**
+ * Runs one script with k6 against any server on this machine (API key credentials given), the
+ * direct-run way: the individual variables, no hand-over (docs/load.md).
+ */
 export async function runK6At(
   script: LoadScriptName,
   apiBaseUrl: string,

@@ -1,5 +1,6 @@
 // load/lib (inside k6) and src/config (the npm scripts) must agree on when load may run: k6 run
-// directly must refuse exactly what `npm run load:*` refuses, and an unnamed remote besides.
+// directly must refuse exactly what `npm run load:*` refuses, and an unnamed remote besides; the
+// hand-over of `npm run load:*` is refused inside k6 again (defence in depth: real money).
 import { describe, expect, it } from 'vitest';
 import {
   isLoopbackHost,
@@ -9,7 +10,8 @@ import {
   remoteRefusal,
   urlHost,
 } from '../../load/lib/config.ts';
-import { guard, loadSettings } from '../../src/config/index.ts';
+import { guard, loadSettings, type TargetConfig } from '../../src/config/index.ts';
+import { handOver } from '../../src/launcher/k6-env.ts';
 
 const REMOTE = {
   API_BASE_URL: 'https://api.example.test/api/',
@@ -47,11 +49,66 @@ describe('load/lib agrees with guard() of src/config', () => {
   });
 
   it('refuses production for the same reason, naming the switch', () => {
-    const env = { ...REMOTE, CONFORMANCE_TARGET: 'production' };
-    const verdict = guard({ target: 'production', allowProductionWrites: false }, 'load');
+    const target = { target: 'production', allowProductionWrites: false };
+    const verdict = guard(target, 'load');
     expect(verdict.allowed).toBe(false);
     expect(verdict.allowed === false && verdict.reason).toMatch(/ALLOW_PRODUCTION_WRITES=yes/);
-    expect(productionRefusal(env)).toMatch(/ALLOW_PRODUCTION_WRITES=yes/);
+    expect(productionRefusal(target)).toContain(verdict.allowed === false ? verdict.reason : '?');
+  });
+});
+
+/** The hand-over the launcher would write for this target (it refuses before writing; k6 refuses again). */
+function handedOver(
+  target: TargetConfig['target'],
+  allowProductionWrites: boolean,
+  apiBaseUrl = REMOTE.API_BASE_URL,
+) {
+  const config: TargetConfig = {
+    target,
+    apiBaseUrl,
+    petstoreBaseUrl: REMOTE.PETSTORE_BASE_URL,
+    credentials: {
+      clientId: 'client',
+      clientSecret: 'client-secret-value',
+      apiKeyId: 'key',
+      apiKeySecret: 'api-key-secret-value',
+    },
+    allowProductionWrites,
+    requestTimeoutMs: 10_000,
+    strict: false,
+    slow: true,
+  };
+  return { LOAD_TARGET: handOver(config, { reportDir: 'reports', petstore: false, control: false }) };
+}
+
+describe('the hand-over is refused inside k6 exactly as guard() refuses it', () => {
+  it.each([
+    ['staging', false],
+    ['staging', true],
+    ['production', false],
+    ['production', true],
+    ['local', false],
+  ] as const)('target %s, allowProductionWrites %s', (target, allow) => {
+    const apiBaseUrl = target === 'local' ? 'http://127.0.0.1:4010/api/' : REMOTE.API_BASE_URL;
+    expect(loadLibAllows(handedOver(target, allow, apiBaseUrl))).toBe(
+      guard({ target, allowProductionWrites: allow }, 'load').allowed,
+    );
+  });
+
+  it('refuses a local target whose address is not on this machine', () => {
+    expect(() => readLoadConfig(handedOver('local', false))).toThrow(
+      /^refusing to load api\.example\.test: .*CONFORMANCE_TARGET is local/,
+    );
+  });
+
+  it('refuses production with the guard reason, whatever the environment beside it says', () => {
+    expect(() =>
+      readLoadConfig({
+        ...handedOver('production', false),
+        CONFORMANCE_TARGET: 'staging',
+        ALLOW_PRODUCTION_WRITES: 'yes',
+      }),
+    ).toThrow(/^refusing to load production: .*ALLOW_PRODUCTION_WRITES=yes/);
   });
 });
 
@@ -72,17 +129,26 @@ describe('an unnamed remote target is refused inside k6', () => {
     ['production', 'https://api.example.test/api/', true], // the production switch is missing
   ])('CONFORMANCE_TARGET=%j API_BASE_URL=%s refused: %s', (target, url, refused) => {
     const env = { ...REMOTE, CONFORMANCE_TARGET: target, API_BASE_URL: url };
-    expect(loadRefusal(env) !== undefined).toBe(refused);
+    const input = { target: target || 'local', allowProductionWrites: false, apiBaseUrl: url };
+    expect(loadRefusal(input) !== undefined).toBe(refused);
     expect(loadLibAllows(env)).toBe(!refused);
   });
 
   it('says why and how to mean it, in one line, without credentials of the URL', () => {
-    const reason = remoteRefusal({ API_BASE_URL: 'https://user:pw@api.example.test/api/' });
+    const reason = remoteRefusal(
+      { target: 'local', allowProductionWrites: false, apiBaseUrl: 'https://user:pw@api.example.test/api/' },
+      false,
+    );
     expect(reason).toMatch(
       /^refusing to load api\.example\.test: .*CONFORMANCE_TARGET is not set; set CONFORMANCE_TARGET=staging/,
     );
     expect(reason).not.toMatch(/pw|user|\n/);
-    expect(remoteRefusal({ CONFORMANCE_TARGET: 'local', API_BASE_URL: 'https://x.test/api/' })).toMatch(
+    expect(
+      remoteRefusal({ target: 'local', allowProductionWrites: false, apiBaseUrl: 'https://x.test/api/' }),
+    ).toMatch(/CONFORMANCE_TARGET is local/);
+    // The direct run says so whether CONFORMANCE_TARGET was left unset or said local.
+    expect(() => readLoadConfig({ ...REMOTE })).toThrow(/CONFORMANCE_TARGET is not set/);
+    expect(() => readLoadConfig({ ...REMOTE, CONFORMANCE_TARGET: 'local' })).toThrow(
       /CONFORMANCE_TARGET is local/,
     );
   });

@@ -4,6 +4,11 @@
 
 export interface Variable {
   name: string;
+  /**
+   * The field holding its value in the validated settings (TargetSettings, src/config/) and, for
+   * the k6 rows, in the hand-over and the scripts' LoadConfig. Unset: read elsewhere (not a setting).
+   */
+  key?: string;
   /** When it must be set, as the docs say it: no, unless local, with its id, ... */
   required: string;
   /** The value used when it is not set (written as the variable would hold it). */
@@ -21,11 +26,18 @@ export interface Variable {
   /** Markdown, as in the docs table. */
   meaning: string;
   example: string;
+  /**
+   * Its place in .env.example (npm run docs:variables writes the file): the comment lines above it,
+   * a blank line before it (group: it starts a group), and its line, `NAME=default` (value) or
+   * `# NAME=...` (commented: shown, not set). Unset: .env.example leaves it out.
+   */
+  dotenv?: { line: 'value' | 'commented'; group?: boolean; comment?: readonly string[] };
 }
 
 export const VARIABLES: readonly Variable[] = [
   {
     name: 'CONFORMANCE_TARGET',
+    key: 'target',
     required: 'no',
     default: 'local',
     secret: false,
@@ -34,9 +46,18 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       'which environment to check: `local` (the embedded reference server), `staging` or `production` (case does not matter)',
     example: 'staging',
+    dotenv: {
+      line: 'value',
+      group: true,
+      comment: [
+        'Which environment to check: local (embedded reference server), staging or production.',
+        'production is read-only unless ALLOW_PRODUCTION_WRITES=yes, and never touches the pet demo.',
+      ],
+    },
   },
   {
     name: 'API_BASE_URL',
+    key: 'apiBaseUrl',
     required: 'unless local',
     secret: false,
     envFile: true,
@@ -44,72 +65,117 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       'base address of the main service: an absolute http(s) URL ending with `/api/` (a missing final `/` is added), no credentials, query or fragment',
     example: 'https://staging.example.com/api/',
+    dotenv: {
+      line: 'value',
+      group: true,
+      comment: [
+        'Base address of the main service; must end with /api/ (required unless the target is local).',
+      ],
+    },
   },
   {
     name: 'PETSTORE_BASE_URL',
+    key: 'petstoreBaseUrl',
     required: 'unless local',
     secret: false,
     envFile: true,
     k6: true,
     meaning: 'base address of the demo pet interface: an http(s) URL ending with `/v1`',
     example: 'https://petstore.staging.example.com/v1',
+    dotenv: {
+      line: 'value',
+      comment: [
+        'Base address of the demo pet interface; must end with /v1 (required unless the target is local).',
+      ],
+    },
   },
   {
     name: 'CLIENT_ID',
+    key: 'clientId',
     required: 'unless local',
     secret: false,
     envFile: true,
     k6: true,
     meaning: 'client id for `POST /v1/auth/token` (bearer tokens)',
     example: 'conformance-client',
+    dotenv: {
+      line: 'value',
+      group: true,
+      comment: [
+        'Client credentials for POST /v1/auth/token (bearer tokens). CLIENT_SECRET is a secret.',
+        'Secrets (and EXPIRED_ACCESS_TOKEN) must be at least 8 characters: shorter ones cannot be kept',
+        'out of the reports.',
+      ],
+    },
   },
   {
     name: 'CLIENT_SECRET',
+    key: 'clientSecret',
     required: 'unless local',
     secret: true,
     envFile: true,
     k6: true,
     meaning: 'its client secret (**secret**)',
     example: '',
+    dotenv: { line: 'value' },
   },
   {
     name: 'API_KEY_ID',
+    key: 'apiKeyId',
     required: 'unless local',
     secret: false,
     envFile: true,
     k6: true,
     meaning: 'id of an API key (`x-api-key-id`)',
     example: 'conformance-key',
+    dotenv: {
+      line: 'value',
+      group: true,
+      comment: ['API key scheme (x-api-key-id / x-api-key-secret). API_KEY_SECRET is a secret.'],
+    },
   },
   {
     name: 'API_KEY_SECRET',
+    key: 'apiKeySecret',
     required: 'unless local',
     secret: true,
     envFile: true,
     k6: true,
     meaning: "that key's secret, `x-api-key-secret` (**secret**)",
     example: '',
+    dotenv: { line: 'value' },
   },
   {
     name: 'PINNED_API_KEY_ID',
+    key: 'pinnedApiKeyId',
     required: 'with its secret',
     secret: false,
     envFile: true,
     k6: false,
     meaning: "a key pinned to an IP other than the runner's: the checks that a leaked key is refused use it",
     example: 'pinned-key',
+    dotenv: {
+      line: 'value',
+      group: true,
+      comment: [
+        "Optional: a key pinned to an IP other than the runner's (checks that a leaked key is refused).",
+      ],
+    },
   },
   {
     name: 'PINNED_API_KEY_SECRET',
+    key: 'pinnedApiKeySecret',
     required: 'with its id',
     secret: true,
     envFile: true,
     k6: false,
     meaning: "that pinned key's secret (**secret**); both pinned variables or neither",
     example: '',
+    dotenv: { line: 'value' },
   },
   {
     name: 'DISABLED_FEATURE_ROUTE',
+    key: 'disabledFeatureRoute',
     required: 'no',
     secret: false,
     envFile: true,
@@ -117,9 +183,17 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       'a main-service GET route whose feature is disabled in that environment (`FEATURE_FLAG_DISABLED` checks)',
     example: '/v1/reports',
+    dotenv: {
+      line: 'value',
+      group: true,
+      comment: [
+        'Optional: a main-service GET route whose feature is disabled in that environment, e.g. /v1/reports.',
+      ],
+    },
   },
   {
     name: 'EXPIRED_ACCESS_TOKEN',
+    key: 'expiredAccessToken',
     required: 'no',
     secret: true,
     envFile: true,
@@ -127,9 +201,14 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       'an access token known to have expired, so `SESSION_EXPIRED` is checked without waiting (**secret**)',
     example: '',
+    dotenv: {
+      line: 'value',
+      comment: ['Optional: an access token known to have expired (checks SESSION_EXPIRED without waiting).'],
+    },
   },
   {
     name: 'ALLOW_PRODUCTION_WRITES',
+    key: 'allowProductionWrites',
     required: 'no',
     default: 'no',
     secret: false,
@@ -138,9 +217,18 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       '`yes` lets write and load checks run against production; `no` keeps them off; any other value is refused',
     example: 'no',
+    dotenv: {
+      line: 'value',
+      group: true,
+      comment: [
+        'Optional: yes lets write and load checks run against production; no (default) skips them.',
+        'Any other value is a configuration error (exit 2).',
+      ],
+    },
   },
   {
     name: 'REQUEST_TIMEOUT_MS',
+    key: 'requestTimeoutMs',
     required: 'no',
     default: '10000',
     secret: false,
@@ -148,9 +236,14 @@ export const VARIABLES: readonly Variable[] = [
     k6: true,
     meaning: 'timeout of every request, a whole number of milliseconds from 1 to 600000',
     example: '15000',
+    dotenv: {
+      line: 'value',
+      comment: ['Optional: timeout of every request in milliseconds (default 10000).'],
+    },
   },
   {
     name: 'CONFORMANCE_STRICT',
+    key: 'strict',
     required: 'no',
     default: '0',
     secret: false,
@@ -158,9 +251,15 @@ export const VARIABLES: readonly Variable[] = [
     k6: false,
     meaning: '`1`: a failed SHOULD rule fails the run; `0`: it is reported as non-strict',
     example: '1',
+    dotenv: {
+      line: 'value',
+      group: true,
+      comment: ['Optional: 1 makes failed SHOULD rules fail the run (default 0: reported as non-strict).'],
+    },
   },
   {
     name: 'CONFORMANCE_SLOW',
+    key: 'slow',
     required: 'no',
     default: '1',
     secret: false,
@@ -169,6 +268,13 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       '`0` skips the checks that must wait real time against a target without control API: the 160 s watch of the flag cache (`FLG-WINDOW`, `FLG-RENEW`), a token lifetime up to 120 s, a `Retry-After` up to 60 s ([which checks wait](conformance.md))',
     example: '0',
+    dotenv: {
+      line: 'value',
+      comment: [
+        'Optional: 0 skips the checks that must wait real time against a remote target (the 160 s flag',
+        'cache watch, a token lifetime, a Retry-After; see docs/conformance.md).',
+      ],
+    },
   },
   {
     name: 'CONFORMANCE_GENERATED',
@@ -194,6 +300,7 @@ export const VARIABLES: readonly Variable[] = [
   },
   {
     name: 'CONFORMANCE_FLAG_WINDOW',
+    key: 'flagWindowSeconds',
     required: 'no',
     default: '60',
     secret: false,
@@ -203,9 +310,17 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       "for tests only: the flag cache window, in seconds (0.1 to 300), the suite judges, to match a reference server started with `--flag-window`; the spec's window is 60 s, so leave it unset against a real environment",
     example: '3',
+    dotenv: {
+      line: 'commented',
+      comment: [
+        'Tests only: the flag cache window (seconds) of a reference server started with --flag-window.',
+        "Leave it unset against a real environment: the spec's window is 60 s.",
+      ],
+    },
   },
   {
     name: 'REFERENCE_CONTROL_URL',
+    key: 'controlUrl',
     required: 'no',
     secret: false,
     envFile: true,
@@ -213,6 +328,10 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       'control API of a reference server you started yourself with `--control`, for the checks that need it',
     example: 'http://127.0.0.1:8080/__control/',
+    dotenv: {
+      line: 'value',
+      comment: ['Optional: control API of a reference server you started yourself with --control.'],
+    },
   },
   {
     name: 'CONFORMANCE_REPORTS_DIR',
@@ -224,6 +343,10 @@ export const VARIABLES: readonly Variable[] = [
     meaning:
       "folder of the reports; read from the environment only (vitest's JUnit reporter needs it before `.env` is read); checked before the first request (created if need be, must be writable: else exit 2 and one line), and one run at a time per folder (docs/reports.md)",
     example: 'reports/nightly',
+    dotenv: {
+      line: 'commented',
+      comment: ['Optional, environment only (not read from .env): folder of the reports (default reports).'],
+    },
   },
 ];
 
@@ -244,4 +367,18 @@ export function docsRow(v: Variable): string {
   const value = v.default !== undefined ? `\`${v.default}\`` : (v.defaultNote ?? '-');
   const example = v.example === '' ? '' : `\`${v.example}\``;
   return `| \`${v.name}\` | ${v.required} | ${value} | ${v.meaning} |${example === '' ? '' : ` ${example}`} |`;
+}
+
+/**
+ * The secret values among settings, read through the secret rows' keys: the one list the suite
+ * (src/config/secrets.ts) and the k6 scripts (load/lib/config.ts) both filter. A secret row added
+ * here is filtered on both sides (test/load/shared/secrets.test.ts fails otherwise). Empty values
+ * are left out, each value given once.
+ */
+export function secretValuesOf(values: object): string[] {
+  const record = values as Readonly<Record<string, unknown>>;
+  const found = VARIABLES.filter((v) => v.secret).map((v) =>
+    v.key === undefined ? undefined : record[v.key],
+  );
+  return [...new Set(found.filter((s): s is string => typeof s === 'string' && s !== ''))];
 }

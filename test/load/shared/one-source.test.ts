@@ -52,7 +52,9 @@ describe('load/lib/shared/', () => {
     const verdict = guard({ target: 'production', allowProductionWrites: false }, 'load');
     expect(verdict.allowed).toBe(false);
     if (!verdict.allowed)
-      expect(productionRefusal({ CONFORMANCE_TARGET: 'production' })).toContain(verdict.reason);
+      expect(productionRefusal({ target: 'production', allowProductionWrites: false })).toContain(
+        verdict.reason,
+      );
   });
 
   it('holds the one error-code and SESSION_EXPIRED predicate: nobody reads the code or names SESSION_EXPIRED again', () => {
