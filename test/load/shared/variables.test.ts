@@ -4,8 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HAND_OVER_KEYS } from '../../../load/lib/shared/hand-over.ts';
 import { docsRow, VARIABLES, variableNames } from '../../../load/lib/shared/variables.ts';
 import { SECRET_VARIABLES } from '../../../src/config/index.ts';
+import { envExampleText, withVariableTable } from '../../../src/config/variable-docs.ts';
 import { TARGET_VARIABLES } from '../../../src/launcher/k6-env.ts';
 import { KNOWN_VARIABLES, settingsOf } from '../../config/helpers.ts';
 
@@ -13,23 +15,32 @@ const ROOT = join(import.meta.dirname, '../../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
 describe('the table of configuration variables', () => {
-  it('is the table of docs/configuration.md, row for row', () => {
-    const rows = read('docs/configuration.md')
-      .split('\n')
-      .filter((line) => /^\| `[A-Z0-9_]+` \|/.test(line));
+  it('is the table of docs/configuration.md, row for row (run npm run docs:variables when this fails)', () => {
+    const docs = read('docs/configuration.md');
+    expect(docs, 'docs/configuration.md differs from the table: run npm run docs:variables').toBe(
+      withVariableTable(docs),
+    );
+    const rows = docs.split('\n').filter((line) => /^\| `[A-Z0-9_]+` \|/.test(line));
     expect(rows).toEqual(VARIABLES.map(docsRow));
   });
 
-  it('is what .env.example lists (the .env variables), with the table defaults', () => {
-    const text = read('.env.example');
-    const named = [...text.matchAll(/^(?:# )?([A-Z][A-Z0-9_]+)=(.*)$/gm)];
-    const names = named.map((m) => m[1]);
-    // The reports folder is read from the environment only; .env.example says so beside it.
-    expect(names).toEqual(variableNames((v) => v.envFile || v.name === 'CONFORMANCE_REPORTS_DIR'));
-    for (const [line, name, value] of named) {
+  it('is .env.example, line for line (run npm run docs:variables when this fails)', () => {
+    expect(read('.env.example'), '.env.example differs from the table: run npm run docs:variables').toBe(
+      envExampleText(),
+    );
+  });
+
+  it('sets in .env.example only what .env is read for, with the table defaults and no secret', () => {
+    const named = [...envExampleText().matchAll(/^(# )?([A-Z][A-Z0-9_]+)=(.*)$/gm)];
+    for (const [, commented, name, value] of named) {
       const variable = VARIABLES.find((v) => v.name === name);
-      if (value !== '' && !line.startsWith('#')) expect(value, name).toBe(variable?.default);
+      // A variable read from the environment only is shown commented out, never as if .env set it.
+      if (!commented) expect(variable?.envFile, name).toBe(true);
+      if (variable?.secret) expect(value, name).toBe('');
+      if (!commented && value !== '') expect(value, name).toBe(variable?.default);
     }
+    expect(named.map((m) => m[2])).toEqual(variableNames((v) => v.dotenv !== undefined));
+    expect(variableNames((v) => v.envFile && !v.dotenv)).toEqual([]);
   });
 
   it('names the secrets the validator keeps out of its messages', () => {
@@ -50,7 +61,10 @@ describe('the table of configuration variables', () => {
     expect([...KNOWN_VARIABLES]).toEqual(variableNames((v) => v.envFile && !v.testsOnly));
   });
 
-  it('marks the variables the load CLI hands to k6', () => {
+  it('marks the variables the load CLI hands to k6: the hand-over holds them under their keys', () => {
+    const k6Rows = VARIABLES.filter((v) => v.k6);
+    for (const row of k6Rows) expect(row.key, row.name).toBeDefined();
+    expect(HAND_OVER_KEYS).toEqual([...k6Rows.map((v) => v.key), 'reportDir']);
     expect(TARGET_VARIABLES).toEqual(variableNames((v) => v.k6));
     expect(TARGET_VARIABLES).toContain('API_BASE_URL');
     // Only the target's own variables: the reports folder and the suite's switches are not k6's.
