@@ -2,6 +2,7 @@
 // budget gives the operation (valid requests, or each single-constraint break), and say what
 // happened: the shrunk failure as a curl command, or how many requests passed and why any proved
 // nothing.
+import { mapConcurrent } from '../checks/concurrency.ts';
 import { type ApiClient, createApiClient, createRecorder, type RecordedExchange } from '../client/index.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import { curlCommand, hideSecrets } from './curl.ts';
@@ -132,7 +133,7 @@ export async function runGenerated(options: {
             mode: { kind: 'invalid', mutation, expectation: plan.expectationOf(mutation) } as const,
             arbitrary: plan.base,
           }));
-  const outcomes = await inPool(properties, PROPERTIES_AT_ONCE, async (property) => {
+  const outcomes = await mapConcurrent(properties, PROPERTIES_AT_ONCE, async (property) => {
     const { recorder, client } = newClient();
     const nextId = freshIds(subSeed(seed, `${operationId} ids ${property.name}`));
     const probe = probeOf(plan, client, nextId, property.mode);
@@ -176,18 +177,4 @@ export async function runGenerated(options: {
 export function shares(total: number, parts: number): number[] {
   const count = Math.max(0, Math.min(parts, total));
   return Array.from({ length: count }, (_, i) => Math.floor(total / count) + (i < total % count ? 1 : 0));
-}
-
-/** Runs `work` over the items, at most `width` at a time (the next starts when one ends), results in the items' order. */
-async function inPool<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-  return results;
 }
