@@ -76,7 +76,7 @@ export async function runK6(
 }
 
 /** `k6 run` of one script in this environment: its exit code and both output streams as one. */
-function k6Run(
+export function k6Run(
   script: LoadScriptName,
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; output: string }> {

@@ -6,10 +6,13 @@
 // Skipped only on a machine with neither k6 nor Go; with Go but no k6 it fails, saying what to run.
 import { delimiter, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TargetConfig } from '../../src/config/index.ts';
+import { k6Environment } from '../../src/launcher/k6-env.ts';
 import { runLoadCli } from './cli-run.ts';
 import {
   junitFailures,
   k6,
+  k6Run,
   MISSING_K6,
   noK6,
   removeReportDirs,
@@ -27,6 +30,37 @@ describe.skipIf(noK6)(
   () => {
     beforeAll(() => {
       if (!k6) throw new Error(MISSING_K6);
+    });
+
+    it('refuses inside k6 a hand-over that would load production without the switch, and a malformed one: one line, no secret', async () => {
+      const secret = 'k6-refusal-secret-value';
+      const production: TargetConfig = {
+        target: 'production',
+        apiBaseUrl: 'http://127.0.0.1:9/api/',
+        petstoreBaseUrl: 'http://127.0.0.1:9/petstore/v1',
+        credentials: { clientId: 'c', clientSecret: secret, apiKeyId: 'k', apiKeySecret: secret },
+        allowProductionWrites: false,
+        requestTimeoutMs: 1000,
+        strict: false,
+        slow: true,
+      };
+      // What the launcher would hand over had its own guard let it through: k6 refuses on its own.
+      const env = k6Environment(production, {
+        base: { PATH: process.env.PATH, HOME: process.env.HOME },
+        reportDir: reportDir('k6-refusal-'),
+        petstore: false,
+        control: false,
+      });
+      const refused = await k6Run('release', env);
+      expect(refused.code, refused.output).toBe(107);
+      expect(refused.output).toMatch(/refusing to load production: .*ALLOW_PRODUCTION_WRITES=yes/);
+      const malformed = await k6Run('rate-limit', { ...env, LOAD_TARGET: `{"clientSecret": "${secret}"` });
+      expect(malformed.code, malformed.output).toBe(107);
+      expect(malformed.output).toMatch(/LOAD_TARGET is not valid: not JSON/);
+      for (const run of [refused, malformed]) {
+        expect(run.output).not.toContain(secret);
+        expect(run.output).not.toMatch(/\bat \S+ \(.*:\d+:\d+\)/); // no stack
+      }
     });
 
     describe.concurrent('smoke runs against the reference server', () => {
