@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { XMLValidator } from 'fast-xml-parser';
+import { targetEnv as benchTargetEnv } from '../../bench/target-env.ts';
 import { nodeArgsFor } from '../../src/cli/node-command.ts';
 import type { RunningReferenceServer } from '../../src/reference/index.ts';
 import { ROOT } from '../support/run-node.ts';
@@ -20,28 +21,9 @@ export interface ChildRun {
   output: () => string;
 }
 
-/** The environment of a run against a separately started reference server (a remote target). */
+/** The environment of a run against a separately started reference server (a remote target), quiet and without slow checks. */
 export function targetEnv(server: RunningReferenceServer, reportsDir: string): NodeJS.ProcessEnv {
-  const c = server.credentials;
-  return {
-    ...process.env,
-    CONFORMANCE_TARGET: 'staging',
-    API_BASE_URL: server.apiBaseUrl,
-    PETSTORE_BASE_URL: server.petstoreBaseUrl,
-    REFERENCE_CONTROL_URL: server.controlUrl ?? '',
-    CLIENT_ID: c.clientId,
-    CLIENT_SECRET: c.clientSecret,
-    API_KEY_ID: c.apiKeyId,
-    API_KEY_SECRET: c.apiKeySecret,
-    PINNED_API_KEY_ID: c.pinnedApiKeyId,
-    PINNED_API_KEY_SECRET: c.pinnedApiKeySecret,
-    DISABLED_FEATURE_ROUTE: '',
-    CONFORMANCE_SLOW: '0',
-    CONFORMANCE_STRICT: '0',
-    CONFORMANCE_REPORTS_DIR: reportsDir,
-    FORCE_COLOR: '0',
-    NO_COLOR: '1',
-  };
+  return { ...benchTargetEnv(server, reportsDir), CONFORMANCE_SLOW: '0', FORCE_COLOR: '0', NO_COLOR: '1' };
 }
 
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv, cwd = ROOT): ChildRun {
