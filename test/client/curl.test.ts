@@ -4,20 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { curlOf, variablesOf } from '../../src/client/curl.ts';
 import type { RecordedExchange } from '../../src/client/index.ts';
+import { apiKeyExchange } from '../support/exchange.ts';
 
-const base: RecordedExchange = {
-  method: 'GET',
-  url: 'http://127.0.0.1:4010/api/v1/customers?page=2',
-  requestHeaders: {
-    'x-api-key-id': 'local-api-key',
-    'x-api-key-secret': '[REDACTED]',
-    'content-length': '0',
-    accept: 'application/json',
-  },
-  status: 404,
-  startedAt: '2026-01-05T10:00:01.000Z',
-  durationMs: 3,
-};
+const base: RecordedExchange = apiKeyExchange;
 
 /** The words a POSIX shell makes of the command (printf shows each), with the variables set. */
 function shellWords(command: string): string[] {

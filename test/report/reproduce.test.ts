@@ -3,20 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../../src/client/index.ts';
 import { failingExchange, failingExchangeText } from '../../src/report/reproduce.ts';
 import type { CheckResult } from '../../src/report/types.ts';
+import { apiKeyExchange } from '../support/exchange.ts';
 
-const base: RecordedExchange = {
-  method: 'GET',
-  url: 'http://127.0.0.1:4010/api/v1/customers?page=2',
-  requestHeaders: {
-    'x-api-key-id': 'local-api-key',
-    'x-api-key-secret': '[REDACTED]',
-    'content-length': '0',
-    accept: 'application/json',
-  },
-  status: 404,
-  startedAt: '2026-01-05T10:00:01.000Z',
-  durationMs: 3,
-};
+const base: RecordedExchange = apiKeyExchange;
 
 describe('failingExchange', () => {
   const check = (over: Partial<CheckResult>): CheckResult =>
