@@ -9,6 +9,7 @@ import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
+import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
 import { apiUrl, readLoadConfig, requireCredentials, secretValues } from './lib/config.ts';
 import { k6Duration } from './lib/env.ts';
 import { flagCacheFindings } from './lib/flag-cache-findings.ts';
@@ -76,8 +77,10 @@ if (plan.tickSeconds > 0) {
 }
 
 export const options: Options = {
+  ...BOUNDED_OPTIONS,
   scenarios,
   thresholds: {
+    ...BOUNDED_THRESHOLDS,
     flag_cache_violations: ['count==0'],
     flag_cache_rate_limited: ['count==0'],
     // So that k6 itself never exits 0 for a run that proved nothing (the npm script exits 3).
@@ -115,11 +118,17 @@ export function poll(): void {
   lastSlotMs = slot;
   sleepUntil(slot);
   const at = virtualMs(plan, exec.instance.currentTestRunDuration);
-  const { response, renewed } = session.send((token) =>
-    get(config, apiUrl(config, 'v1/feature-flags'), bearerHeaders(token), {
-      name: 'GET /v1/feature-flags',
-      endpoint: 'feature-flags',
-    }),
+  // The flag data is what is compared: this body is kept (the only one the probe reads).
+  const { response, renewed } = session.send(
+    (token, keep) =>
+      get(
+        config,
+        apiUrl(config, 'v1/feature-flags'),
+        bearerHeaders(token),
+        { name: 'GET /v1/feature-flags', endpoint: 'feature-flags' },
+        keep,
+      ),
+    true,
   );
   if (renewed) renewals.add(1);
   record(response, at);
@@ -144,22 +153,20 @@ function record(res: Response, atMs: number): void {
 }
 
 export function tick(): void {
-  const controlUrl = config.controlUrl;
-  if (!controlUrl) return;
+  if (!config.controlUrl) return;
   const next = ticksBefore(plan, exec.instance.currentTestRunDuration) + 1;
   if (next * plan.tickSeconds * 1000 >= END_MS) {
     sleepUntil(END_MS + 1000);
     return;
   }
   sleepUntil(next * plan.tickSeconds * 1000);
-  for (const { feature, enabled } of featureStates(plan, next)) setFeature(controlUrl, feature, enabled);
-  if (plan.lapseSeconds > 0) advanceClock(controlUrl, plan.lapseSeconds);
+  for (const { feature, enabled } of featureStates(plan, next)) setFeature(config, feature, enabled);
+  if (plan.lapseSeconds > 0) advanceClock(config, plan.lapseSeconds);
 }
 
 export function teardown(): void {
   // Leave the reference server's flags as the run found them (all on at start).
-  const controlUrl = config.controlUrl;
-  if (controlUrl) for (const { feature } of featureStates(plan, 0)) setFeature(controlUrl, feature, true);
+  if (config.controlUrl) for (const { feature } of featureStates(plan, 0)) setFeature(config, feature, true);
 }
 
 export function handleSummary(data: K6SummaryData): Record<string, string> {

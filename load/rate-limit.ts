@@ -12,10 +12,11 @@ import { sleep } from 'k6';
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
+import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
 import { apiUrl, readLoadConfig, requireCredentials, secretValues } from './lib/config.ts';
 import { k6Duration } from './lib/env.ts';
 import { inInit } from './lib/init.ts';
-import { apiKeyHeaders, bearerHeaders, issueToken } from './lib/k6/http.ts';
+import { apiKeyHeaders, bearerHeaders, issueToken, type Response, send, sendBatch } from './lib/k6/http.ts';
 import { type ProbeAnswer, type ProbeResult, runLimitProbe } from './lib/limit-probe.ts';
 import { rateLimitFindings } from './lib/rate-limit-findings.ts';
 import { readRatePlan } from './lib/rate-plan.ts';
@@ -40,6 +41,7 @@ const failedVerdicts = new Counter('rate_limit_failed_verdicts');
 const inconclusive = new Counter('rate_limit_inconclusive');
 
 export const options: Options = {
+  ...BOUNDED_OPTIONS,
   scenarios: {
     // The probe is setup(); a scenario must exist, this one does nothing.
     done: { executor: 'per-vu-iterations', exec: 'done', vus: 1, iterations: 1 },
@@ -47,6 +49,7 @@ export const options: Options = {
   setupTimeout: k6Duration(plan.limits.budgetMs / 1000 + 60),
   batchPerHost: plan.limits.batch,
   thresholds: {
+    ...BOUNDED_THRESHOLDS,
     rate_limit_5xx: ['count==0'],
     rate_limit_malformed_429: ['count==0'],
     rate_limit_failed_verdicts: ['count==0'],
@@ -58,15 +61,11 @@ export const options: Options = {
 // 429 is the answer under study, not a failed request.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
 
-function answer(
-  res: http.RefinedResponse<http.ResponseType | undefined>,
-  sentAtMs: number,
-  receivedAtMs: number,
-): ProbeAnswer {
+function answer(res: Response, kept: boolean, sentAtMs: number, receivedAtMs: number): ProbeAnswer {
   return {
     status: res.status,
     headers: res.headers,
-    body: typeof res.body === 'string' ? res.body : null,
+    body: kept ? (typeof res.body === 'string' ? res.body : null) : undefined,
     sentAtMs,
     receivedAtMs,
   };
@@ -74,30 +73,24 @@ function answer(
 
 export function setup(): ProbeResult {
   // One credential for the whole probe: the limiter counts per credential.
-  const headers = {
-    accept: 'application/json',
-    ...(plan.auth === 'bearer' ? bearerHeaders(issueToken(config)) : apiKeyHeaders(config)),
-  };
+  const headers = plan.auth === 'bearer' ? bearerHeaders(issueToken(config)) : apiKeyHeaders(config);
   const url = apiUrl(config, plan.path);
-  const params = {
-    headers,
-    tags: { name: `GET /${plan.path}`, endpoint: 'probe' },
-    timeout: `${config.requestTimeoutMs}ms`,
-  };
+  const tags = { name: `GET /${plan.path}`, endpoint: 'probe' };
   const result = runLimitProbe(
     {
       now: () => Date.now(),
       sleep: (ms) => sleep(ms / 1000),
       send: (count) => {
+        // A single poll reads its body (a 429's error body is judged); a burst's are discarded,
+        // or a large answer would be held `count` times at once.
+        const kept = count === 1;
         const sentAt = Date.now();
         const responses =
           count === 1
-            ? [http.get(url, params)]
-            : http.batch(Array.from({ length: count }, () => ['GET', url, null, params] as const) as never);
+            ? [send(config, 'GET', url, null, { headers, tags, keepBody: true })]
+            : sendBatch(config, url, count, { headers, tags });
         const receivedAt = Date.now();
-        return (responses as http.RefinedResponse<http.ResponseType | undefined>[]).map((r) =>
-          answer(r, sentAt, receivedAt),
-        );
+        return responses.map((r) => answer(r, kept, sentAt, receivedAt));
       },
     },
     plan.limits,

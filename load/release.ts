@@ -8,6 +8,7 @@
 import { check, sleep } from 'k6';
 import { Counter, Rate } from 'k6/metrics';
 import type { Options } from 'k6/options';
+import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
 import {
   apiUrl,
   petstoreAllowed,
@@ -40,8 +41,9 @@ const userErrors = new Rate(USER_ERRORS);
 const rateLimited = new Counter('release_rate_limited');
 
 export const options: Options = {
+  ...BOUNDED_OPTIONS,
   scenarios: { users: plan.scenario },
-  thresholds: releaseThresholds(plan),
+  thresholds: { ...releaseThresholds(plan), ...BOUNDED_THRESHOLDS },
   summaryTrendStats: ['min', 'avg', 'med', 'p(90)', 'p(95)', 'max', 'count'],
 };
 
@@ -55,10 +57,14 @@ const session = new VuSession(() => issueToken(config));
 let flagsFetchedAt = Number.NEGATIVE_INFINITY;
 let totalPages: number | undefined;
 
-/** A bearer GET with renewal; a 429 makes this user wait as a well-behaved client would. */
-function call(url: string, endpoint: string, name: string): Response {
-  const { response, renewed } = session.send((token) =>
-    get(config, url, bearerHeaders(token), { name, endpoint }),
+/**
+ * A bearer GET with renewal; a 429 makes this user wait as a well-behaved client would. keepBody:
+ * the body is read (else k6 discards it).
+ */
+function call(url: string, endpoint: string, name: string, keepBody = false): Response {
+  const { response, renewed } = session.send(
+    (token, keep) => get(config, url, bearerHeaders(token), { name, endpoint }, keep),
+    keepBody,
   );
   if (renewed) {
     renewals.add(1);
@@ -82,7 +88,13 @@ export function visit(): void {
   check(me, { 'user/me 200': (r) => r.status === 200 });
 
   const page = totalPages ? 1 + Math.floor(Math.random() * totalPages) : 1;
-  const customers = call(apiUrl(config, 'v1/customers', { page }), 'customers', 'GET /v1/customers?page=N');
+  // The body is read only until the number of pages is known.
+  const customers = call(
+    apiUrl(config, 'v1/customers', { page }),
+    'customers',
+    'GET /v1/customers?page=N',
+    totalPages === undefined,
+  );
   const ok = check(customers, { 'customers page 200': (r) => r.status === 200 });
   if (ok) totalPages = pageCount(bodyText(customers)) ?? totalPages;
 

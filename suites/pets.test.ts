@@ -5,7 +5,7 @@ import { ensure, expectJsonBody, expectStatus, expectValid, is2xx, is4xx } from 
 import { area, check } from '../src/checks/define.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
-import { type Pet, type Unchecked, validatePet } from '../src/contract/index.ts';
+import { type Pet, pathSegment, type Unchecked, validatePet } from '../src/contract/index.ts';
 
 const MAX_LIMIT = 100;
 const STATUSES = ['available', 'pending', 'sold'];
@@ -153,11 +153,13 @@ area('pets', () => {
       const read = await t.client.request({
         service: 'petstore',
         method: 'GET',
-        path: `pets/${pet.id}`,
+        path: `pets/${pathSegment(pet.id)}`,
         auth: 'none',
       });
-      expectStatus(read, 200, `GET /pets/${pet.id}`);
-      expect(expectJsonBody(read, `GET /pets/${pet.id}`), 'the pet read back').toMatchObject(pet);
+      expectStatus(read, 200, `GET /pets/${pathSegment(pet.id)}`);
+      expect(expectJsonBody(read, `GET /pets/${pathSegment(pet.id)}`), 'the pet read back').toMatchObject(
+        pet,
+      );
     },
   );
 
@@ -199,10 +201,10 @@ area('pets', () => {
       const read = await t.client.request({
         service: 'petstore',
         method: 'GET',
-        path: `pets/${first.id}`,
+        path: `pets/${pathSegment(String(first.id))}`,
         auth: 'none',
       });
-      expectStatus(read, 200, `GET /pets/${first.id}`);
+      expectStatus(read, 200, `GET /pets/${pathSegment(String(first.id))}`);
       expect(read.headers.deprecation, 'Deprecation header of GET /pets/{petId}').toBeDefined();
     },
   );
@@ -219,7 +221,7 @@ area('pets', () => {
       const res = await t.client.request({
         service: 'petstore',
         method: 'GET',
-        path: `pets/${id}`,
+        path: `pets/${pathSegment(id)}`,
         auth: 'none',
       });
       expectStatus(res, 404, `GET /pets/${id} (never created)`);

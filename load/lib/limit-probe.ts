@@ -19,7 +19,8 @@ import { retryAfterSeconds } from './shared/retry-after.ts';
 export interface ProbeAnswer {
   status: number;
   headers: HeaderMap;
-  body: string | null;
+  /** undefined: not read (the bursts' bodies are discarded, load/lib/bounded.ts); null: none. */
+  body: string | null | undefined;
   /** When the request was sent and its answer came back (ms, the probe's clock). */
   sentAtMs: number;
   receivedAtMs: number;
@@ -184,7 +185,8 @@ class Probe {
         continue;
       }
       t.limited++;
-      const problems = errorBodyProblems(jsonBody(a.body), 429);
+      // A discarded body (a burst's) is not judged; single polls read theirs.
+      const problems = a.body === undefined ? [] : errorBodyProblems(jsonBody(a.body), 429);
       const wait = retryAfterSeconds(header(a.headers, 'retry-after'), a.receivedAtMs);
       if (wait === undefined) problems.push('no usable Retry-After');
       if (problems.length) {

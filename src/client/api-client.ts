@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { errorCode } from '../../load/lib/shared/error-body.ts';
+import { allowedOrigins } from '../../load/lib/shared/origin.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import { pathOf, TokenError } from './errors.ts';
 import { createRecorder } from './recorder.ts';
@@ -31,6 +32,7 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
   const transport = {
     timeoutMs: config.requestTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    allowedOrigins: allowedOrigins(config),
     dispatcher: options.dispatcher,
   };
   // `new URL('pets', '.../v1')` would replace the last segment: both bases must end with a slash.

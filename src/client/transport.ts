@@ -1,7 +1,10 @@
 // One HTTP exchange on undici: a timeout on the whole exchange, a cap on the response body, no
-// redirects followed (a 3xx is returned and recorded as it came). Failures become TransportErrors.
+// redirects followed (a 3xx is returned and recorded as it came), and nothing sent to an origin
+// other than the configured bases' (the one rule, load/lib/shared/origin.ts, k6 applies it too).
+// Failures become TransportErrors.
 import { performance } from 'node:perf_hooks';
 import { type Dispatcher, request } from 'undici';
+import { allowedOrigin } from '../../load/lib/shared/origin.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import type { ApiResponse } from './types.ts';
 
@@ -17,6 +20,8 @@ export interface OutgoingRequest {
 export interface TransportOptions {
   timeoutMs: number;
   maxBodyBytes: number;
+  /** The configured bases' origins (allowedOrigins()): a request anywhere else is refused unsent. */
+  allowedOrigins: readonly string[];
   dispatcher?: Dispatcher;
 }
 
@@ -56,6 +61,8 @@ function parseJson(text: string): { body: unknown; isJson: boolean } {
 }
 
 export async function send(out: OutgoingRequest, options: TransportOptions): Promise<ApiResponse> {
+  const origin = allowedOrigin(out.url.href, options.allowedOrigins);
+  if (!origin.allowed) throw new TransportError('other', origin.reason);
   const controller = new AbortController();
   let timedOut = false;
   // headersTimeout/bodyTimeout bound each phase; this bounds the whole exchange (connect included).

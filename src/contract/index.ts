@@ -9,7 +9,7 @@ export {
 } from './operations.ts';
 export type * from './shapes.generated.ts';
 export type { Unchecked } from './shapes.ts';
-export { buildOperationUrlPath } from './url.ts';
+export { buildOperationUrlPath, pathSegment } from './url.ts';
 export {
   responseKeyFor,
   type Validation,

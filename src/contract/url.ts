@@ -1,8 +1,12 @@
 // Fills an operation's path template, so a check can call any operation by its index entry.
+import { pathSegment } from '../../load/lib/shared/origin.ts';
 import type { OperationInfo } from './operations.ts';
 
+// Values from the target (an id from a list) become paths only through this: one segment each.
+export { pathSegment };
+
 /**
- * The operation's path with its path parameters filled in (each URL-encoded), in the client's
+ * The operation's path with its path parameters filled in (each encoded as one path segment, pathSegment), in the client's
  * form: relative to the service base, without the leading slash ('pets/7', 'v1/customers').
  */
 export function buildOperationUrlPath(
@@ -12,7 +16,7 @@ export function buildOperationUrlPath(
   const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${op.operationId} needs the path parameter ${name}`);
-    return encodeURIComponent(String(value));
+    return pathSegment(value);
   });
   return filled.replace(/^\/+/, '');
 }

@@ -125,6 +125,34 @@ describe('requests', () => {
     expect(server.received).toHaveLength(1);
     expect(client.recorder.exchanges()[0]?.responseHeaders?.location).toBe('/elsewhere');
   });
+
+  it('sends nothing to another origin, wherever the path came from (load/lib/shared/origin.ts)', async () => {
+    server = await startServer((_req, res) => json(res, 200, { access_token: 'token-from-the-target' }));
+    const elsewhere = await startServer((_req, res) => json(res, 200, {}));
+    try {
+      const client = createApiClient(testConfig(server.origin));
+      for (const path of [
+        `\\\\127.0.0.1:${elsewhere.port}/steal`,
+        `http://127.0.0.1:${elsewhere.port}/steal`,
+      ]) {
+        const error = await failure(client.request({ ...customers, path }));
+        expect(error.message, path).toMatch(/^refused to send a request to /);
+      }
+      // A token answer cannot come from elsewhere either: the token route is the configured one.
+      const error = await failure(
+        client.request({
+          service: 'main',
+          method: 'GET',
+          path: `http://127.0.0.1:${elsewhere.port}/x`,
+          auth: 'bearer',
+        }),
+      );
+      expect(error.message).toMatch(/refused to send/);
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
 });
 
 describe('non-JSON bodies', () => {

@@ -34,7 +34,7 @@ describe('VuSession', () => {
       return t === 't1' ? expired : ok;
     });
     expect(outcome).toEqual({ response: ok, renewed: true });
-    expect(seen).toEqual(['t1', 't2']);
+    expect(seen).toEqual(['t1', 't1', 't2']);
     expect(session.renewalCount()).toBe(1);
     expect(session.token()).toBe('t2');
   });
@@ -48,8 +48,44 @@ describe('VuSession', () => {
       return expired;
     });
     expect(outcome.response).toBe(expired);
-    expect(calls).toBe(2);
+    expect(calls).toBe(3);
     expect(issued).toBe(2);
+  });
+
+  it('reads no success body, and asks an error again with its body kept: that answer decides', () => {
+    const session = new VuSession(() => 't1');
+    const asked: boolean[] = [];
+    const discarded = { status: 401, body: null };
+    const outcome = session.send((_t, keep) => {
+      asked.push(keep);
+      return keep ? { status: 401, body: '{"code":"UNAUTHORIZED"}' } : discarded;
+    });
+    expect(asked).toEqual([false, true]);
+    expect(outcome).toEqual({ response: { status: 401, body: '{"code":"UNAUTHORIZED"}' }, renewed: false });
+    const successes: boolean[] = [];
+    session.send((_t, keep) => {
+      successes.push(keep);
+      return ok;
+    });
+    const limited: boolean[] = [];
+    session.send((_t, keep) => {
+      limited.push(keep);
+      return { status: 429, body: null };
+    });
+    expect(successes).toEqual([false]);
+    expect(limited).toEqual([false]);
+  });
+
+  it('asks nothing twice when the caller keeps the body anyway', () => {
+    let issued = 0;
+    const session = new VuSession(() => `t${++issued}`);
+    const seen: string[] = [];
+    const outcome = session.send((t, keep) => {
+      seen.push(`${t}:${keep}`);
+      return t === 't1' ? expired : ok;
+    }, true);
+    expect(outcome.renewed).toBe(true);
+    expect(seen).toEqual(['t1:true', 't2:true']);
   });
 
   it('lets a refused token request fail the iteration', () => {

@@ -1,12 +1,16 @@
 // The reference server's control API (REFERENCE_CONTROL_URL, only with the local reference server):
 // moving its virtual clock and switching a flag make the flag-cache probe quick and meaningful.
-import http from 'k6/http';
+// Sent through send() like every request: its own origin only, no redirect, no cookie, no body kept.
+import type { LoadConfig } from '../config.ts';
+import { pathSegment } from '../shared/origin.ts';
+import { send } from './http.ts';
 
-function route(controlUrl: string, path: string): string {
-  return `${controlUrl.replace(/\/+$/, '')}/${path}`;
+function route(config: LoadConfig, path: string): string {
+  if (!config.controlUrl) throw new Error('control API: REFERENCE_CONTROL_URL is not set');
+  return `${config.controlUrl.replace(/\/+$/, '')}/${path}`;
 }
 
-const params = {
+const options = {
   headers: { 'content-type': 'application/json' },
   tags: { name: 'control', endpoint: 'control' },
 };
@@ -16,16 +20,26 @@ function expectOk(what: string, status: number): void {
   if (status < 200 || status >= 300) throw new Error(`control API: ${what} answered HTTP ${status}`);
 }
 
-export function advanceClock(controlUrl: string, seconds: number): void {
-  const res = http.post(route(controlUrl, 'clock/advance'), JSON.stringify({ seconds }), params);
+export function advanceClock(config: LoadConfig, seconds: number): void {
+  const res = send(
+    config,
+    'POST',
+    route(config, 'clock/advance'),
+    JSON.stringify({ seconds }),
+    options,
+    true,
+  );
   expectOk('clock/advance', res.status);
 }
 
-export function setFeature(controlUrl: string, name: string, enabled: boolean): void {
-  const res = http.put(
-    route(controlUrl, `features/${encodeURIComponent(name)}`),
+export function setFeature(config: LoadConfig, name: string, enabled: boolean): void {
+  const res = send(
+    config,
+    'PUT',
+    route(config, `features/${pathSegment(name)}`),
     JSON.stringify({ enabled }),
-    params,
+    options,
+    true,
   );
   expectOk(`features/${name}`, res.status);
 }

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BOUNDED_OPTIONS } from '../../../load/lib/bounded.ts';
 import { productionRefusal } from '../../../load/lib/config.ts';
 import { guard } from '../../../load/lib/shared/guard.ts';
 import { parseRetryAfter } from '../../../load/lib/shared/retry-after.ts';
@@ -69,6 +70,41 @@ describe('load/lib/shared/', () => {
     expect(isSessionExpired(answer({ code: 'SESSION_EXPIRED' }))).toBe(true);
     expect(isSessionExpired(answer({ code: 'SESSION_EXPIRED' }, false))).toBe(false);
     expect(isSessionExpired(answer({ code: 'TOKEN_EXPIRED' }))).toBe(false);
+  });
+
+  it('holds the one origin rule: both halves ask it before every request, nobody decides origins again', () => {
+    // A second copy would be an origin, redirect or path-segment function, a comparison of
+    // origins or hosts, or redirects switched back on anywhere outside load/lib/shared/origin.ts.
+    expect(
+      definedOutsideShared(
+        /function\s+(originOf|allowedOrigins?|redirectOrigin|pathSegment)\b|\.origin\s*[!=]==?|maxRedirections|followRedirects?\s*:\s*true|maxRedirects:\s*[1-9]|redirects:\s*[1-9]/,
+      ).filter((path) => !path.startsWith('src/reference/')),
+    ).toEqual([]);
+    // The client's transport and the k6 adapter import it; the origin check sits on their one send.
+    for (const [file, call] of [
+      ['src/client/transport.ts', /allowedOrigin\(out\.url\.href/],
+      ['load/lib/k6/http.ts', /allowedOrigin\(url, origins\(config, control\)\)/],
+    ] as const) {
+      const code = readFileSync(join(ROOT, file), 'utf8');
+      expect(code, file).toMatch(/from '[./]+\/(load\/lib\/)?shared\/origin\.ts'/);
+      expect(code, file).toMatch(call);
+    }
+    // Every k6 request goes through load/lib/k6/http.ts: no script calls k6/http's senders itself.
+    const k6Senders = definedOutsideShared(
+      /\bhttp\.(get|post|put|patch|del|request|batch|asyncRequest)\(/,
+    ).filter((path) => path.startsWith('load/') && path !== 'load/lib/k6/http.ts');
+    expect(k6Senders).toEqual([]);
+    // Ids from the target become paths only through pathSegment.
+    expect(definedOutsideShared(/encodeURIComponent\(String\(value\)\)/)).toEqual([]);
+  });
+
+  it('keeps every k6 script bounded: no redirect followed, bodies discarded unless kept, redirects a failure', () => {
+    for (const script of ['load/release.ts', 'load/rate-limit.ts', 'load/flag-cache.ts']) {
+      const code = readFileSync(join(ROOT, script), 'utf8');
+      expect(code, script).toMatch(/\.\.\.BOUNDED_OPTIONS,/);
+      expect(code, script).toMatch(/\.\.\.BOUNDED_THRESHOLDS/);
+    }
+    expect(BOUNDED_OPTIONS).toEqual({ maxRedirects: 0, discardResponseBodies: true });
   });
 
   it('is not confused with the launcher: src/ has no load/ folder (the Node side of npm run load is src/launcher/)', () => {
