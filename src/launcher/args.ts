@@ -6,6 +6,8 @@ import { isLoadScript, type LoadScriptName } from './scripts.ts';
 
 export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
   --profile NAME  LOAD_PROFILE of every script (smoke, load, stress, soak; docs/load.md says which apply)
+  --live          k6's web dashboard live on http://127.0.0.1:5665 while the run lasts (its report
+                  reports/k6-<script>.html is written either way)
   anything else   passed to \`k6 run\` as it is (e.g. --env RATE_BUDGET=90s, --quiet);
                   after a second \`--\`, everything is passed to k6 unread
 Target and credentials come from .env and the environment (docs/load.md), never from --env.`;
@@ -18,6 +20,8 @@ export interface LoadArgs {
   profile: string | undefined;
   k6Args: string[];
   help: boolean;
+  /** The dashboard's live view on 127.0.0.1:5665 (off: an ephemeral loopback port, see dashboard.ts). */
+  live: boolean;
 }
 
 export class LoadUsageError extends Error {}
@@ -39,6 +43,7 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
   }
   let profile: string | undefined;
   let help = false;
+  let live = false;
   const k6Args: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
@@ -52,6 +57,7 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
       break;
     }
     if (arg === '-h' || arg === '--help') help = true;
+    else if (arg === '--live') live = true;
     else if (arg === '--profile' || arg.startsWith('--profile=')) {
       const value = arg === '--profile' ? rest[++i] : arg.slice('--profile='.length);
       if (value === undefined || !(PROFILES as readonly string[]).includes(value.toLowerCase())) {
@@ -64,5 +70,5 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
       k6Args.push(arg);
     }
   }
-  return { script, profile, k6Args, help };
+  return { script, profile, k6Args, help, live };
 }

@@ -29,7 +29,7 @@ export const K6_ABORTED_BY_SIGNAL = 105;
 
 export interface LoadExit {
   code: number;
-  /** One line for stderr, or undefined when there is nothing to add. */
+  /** The last line on stderr: the verdict and the exit code (undefined only before k6 ran). */
   message?: string;
 }
 
@@ -59,7 +59,7 @@ export function loadExit(code: number | null, signal: NodeJS.Signals | null, fac
         message: `inconclusive (exit ${EXIT_INCONCLUSIVE}): ${facts.verdictReason ?? 'see the report'}`,
       };
     }
-    if (code === 0 && facts.verdict !== 'failed') return { code: 0 };
+    if (code === 0 && facts.verdict !== 'failed') return { code: 0, message: 'passed (exit 0)' };
     return { code: 1, message: 'failed (k6 exit code 99): see the report above' };
   }
   const meaning = K6_EXIT_CODES[code];

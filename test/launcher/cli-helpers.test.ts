@@ -18,7 +18,9 @@ describe('parseLoadArgs', () => {
       profile: 'soak',
       k6Args: ['--vus', '3', '--profile', 'x'],
       help: false,
+      live: false,
     });
+    expect(parseLoadArgs(['release', '--live']).live).toBe(true);
     expect(parseLoadArgs(['flag-cache', '--profile=smoke']).profile).toBe('smoke');
     expect(parseLoadArgs(['rate-limit', '-h']).help).toBe(true);
   });
@@ -53,7 +55,7 @@ describe('parseLoadArgs', () => {
 
 describe('loadExit', () => {
   it('maps k6 exit codes', () => {
-    expect(loadExit(0, null)).toEqual({ code: 0 });
+    expect(loadExit(0, null)).toEqual({ code: 0, message: 'passed (exit 0)' });
     expect(loadExit(99, null)).toEqual({
       code: 1,
       message: expect.stringMatching(/^failed \(k6 exit code 99\)/),

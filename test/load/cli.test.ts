@@ -1,6 +1,6 @@
 // `npm run load:*` without real k6: configuration and guard refusals, the missing-k6 hint, an
 // unreachable target, and what reaches k6 (a stand-in k6 records its argv and environment).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -141,8 +141,9 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
     );
     expect(run.stderr).toMatch(/load: failed \(k6 exit code 99\)/);
     const argv = readFileSync(k6.argvFile, 'utf8').trim().split('\n');
-    expect(argv.slice(0, 4)).toEqual(['run', '--env', 'RELEASE_VUS=3', '--quiet']);
-    expect(argv[4]).toMatch(/\/load\/release\.ts$/);
+    // k6's REST API off; --quiet was given, so not added twice.
+    expect(argv.slice(0, 5)).toEqual(['run', '--address=', '--env', 'RELEASE_VUS=3', '--quiet']);
+    expect(argv[5]).toMatch(/\/load\/release\.ts$/);
     expect(argv.join(' ')).not.toMatch(/secret/i);
     const env = Object.fromEntries(
       readFileSync(k6.envFile, 'utf8')
@@ -153,6 +154,14 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
     // The target once, as the validated configuration: no target variable beside it (the leftover
     // API_BASE_URL of the user's environment included), secrets in the environment only.
     expect(env).toMatchObject({ LOAD_PROFILE: 'stress', K6_NO_USAGE_REPORT: 'true' });
+    // k6's dashboard report beside the others, its server on an ephemeral loopback port only.
+    expect(env).toMatchObject({
+      K6_WEB_DASHBOARD: 'true',
+      K6_WEB_DASHBOARD_EXPORT: join(reports, 'k6-release.html'),
+      K6_WEB_DASHBOARD_HOST: '127.0.0.1',
+      K6_WEB_DASHBOARD_PORT: '0',
+      K6_WEB_DASHBOARD_PERIOD: '1s',
+    });
     for (const name of ['CONFORMANCE_TARGET', 'API_BASE_URL', 'CLIENT_SECRET', 'K6_REPORT_DIR']) {
       expect(env[name], name).toBeUndefined();
     }
@@ -169,6 +178,31 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
     expect(handed.petstoreBaseUrl).toMatch(/\/petstore\/v1$/);
     expect(handed.controlUrl).toBeUndefined();
     expect(existsSync(reports)).toBe(true);
+  });
+
+  it('in a log: --quiet added and the verdict line last; an earlier dashboard report removed; --live on 127.0.0.1:5665', async () => {
+    const k6 = fakeK6();
+    dirs.push(k6.dir);
+    const reports = join(k6.dir, 'r');
+    mkdirSync(reports);
+    writeFileSync(join(reports, 'k6-release.html'), 'an earlier run');
+    const base = { PATH: isolatedPath(k6.dir), K6_REPORT_DIR: reports };
+    const argv = () => readFileSync(k6.argvFile, 'utf8').trim().split('\n');
+    const env = () => readFileSync(k6.envFile, 'utf8');
+    const logged = await runLoadCli(['release'], base);
+    expect(logged.code).toBe(0);
+    expect(argv().slice(0, 3)).toEqual(['run', '--address=', '--quiet']);
+    expect(env()).toMatch(/^K6_WEB_DASHBOARD_PORT=0$/m);
+    expect(logged.stderr.trim().split('\n').at(-1)).toBe('load: passed (exit 0)');
+    // The stand-in k6 writes no report: the earlier one must not pass for this run's.
+    expect(existsSync(join(reports, 'k6-release.html'))).toBe(false);
+
+    const live = await runLoadCli(['release', '--live', '--', '--address', '127.0.0.1:0'], base);
+    expect(live.code).toBe(0);
+    expect(argv().slice(0, 4)).toEqual(['run', '--quiet', '--address', '127.0.0.1:0']);
+    expect(env()).toMatch(/^K6_WEB_DASHBOARD_PORT=5665$/m);
+    expect(env()).toMatch(/^K6_WEB_DASHBOARD_HOST=127\.0\.0\.1$/m);
+    expect(live.stderr).toContain('load: live dashboard at http://127.0.0.1:5665');
   });
 
   it('gives flag-cache the control API, and rate-limit nothing of the limiter it is to measure', async () => {

@@ -7,12 +7,22 @@ import { renderMarkdown } from './markdown.ts';
 import type { LoadReport } from './report.ts';
 import { renderText } from './text.ts';
 
-export function reportPaths(
-  reportDir: string,
-  script: string,
-): { json: string; markdown: string; junit: string } {
+export interface ReportPaths {
+  json: string;
+  markdown: string;
+  junit: string;
+  /** k6's web-dashboard export, written by k6 itself when the launcher asks for it. */
+  dashboard: string;
+}
+
+export function reportPaths(reportDir: string, script: string): ReportPaths {
   const base = `${reportDir.replace(/\/+$/, '') || '.'}/k6-${script}`;
-  return { json: `${base}.json`, markdown: `${base}.md`, junit: `${base}.junit.xml` };
+  return {
+    json: `${base}.json`,
+    markdown: `${base}.md`,
+    junit: `${base}.junit.xml`,
+    dashboard: `${base}.html`,
+  };
 }
 
 export function summaryOutputs(

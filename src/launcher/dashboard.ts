@@ -1,0 +1,52 @@
+// k6's built-in web dashboard for every load run: its self-contained HTML export is written beside
+// the other reports (k6-<script>.html), charted every second. k6 v1.7.0 carries xk6-dashboard
+// v0.8.1, whose server cannot be switched off: K6_WEB_DASHBOARD_PORT=-1 (the advice of k6's docs)
+// makes it listen on ALL interfaces at a random port (net.Listen("tcp", "") in its options.go;
+// seen with `ss -ltnp`). So the launcher always pins it to 127.0.0.1: an ephemeral port that only
+// lives while k6 runs, or 5665 when the user asks for the live view (--live). k6's REST API
+// (127.0.0.1:6565 by default) is switched off with `--address=` unless the user sets --address.
+import { rmSync } from 'node:fs';
+import { reportPaths } from '../../load/lib/summary/outputs.ts';
+
+export const LIVE_DASHBOARD = { host: '127.0.0.1', port: 5665 } as const;
+
+export interface DashboardChoice {
+  /** The live view on LIVE_DASHBOARD, which k6 keeps open while a browser watches it. */
+  live: boolean;
+}
+
+/** The K6_WEB_DASHBOARD_* variables of one run (the user's PERIOD and TAGS are kept). */
+export function dashboardEnvironment(
+  reportDir: string,
+  script: string,
+  base: NodeJS.ProcessEnv,
+  choice: DashboardChoice,
+): Record<string, string> {
+  return {
+    K6_WEB_DASHBOARD: 'true',
+    K6_WEB_DASHBOARD_EXPORT: reportPaths(reportDir, script).dashboard,
+    K6_WEB_DASHBOARD_HOST: LIVE_DASHBOARD.host,
+    K6_WEB_DASHBOARD_PORT: choice.live ? String(LIVE_DASHBOARD.port) : '0',
+    K6_WEB_DASHBOARD_OPEN: 'false',
+    // One point a second (k6 widens it on long runs, keeping at most 2880 points); its default of
+    // 10 s gives a 30 s smoke run three points.
+    K6_WEB_DASHBOARD_PERIOD: base.K6_WEB_DASHBOARD_PERIOD?.trim() || '1s',
+    // Per-endpoint sub-metrics (http_req_duration{endpoint:customers}) beside k6's own per group.
+    K6_WEB_DASHBOARD_TAGS: base.K6_WEB_DASHBOARD_TAGS?.trim() || 'group,endpoint',
+  };
+}
+
+/** k6's options the launcher adds: no REST API listening, and no per-second progress in a log. */
+export function k6RunOptions(userArgs: readonly string[], quiet: boolean): string[] {
+  const has = (...names: string[]) =>
+    userArgs.some((a) => names.some((n) => a === n || a.startsWith(`${n}=`)));
+  const added: string[] = [];
+  if (!has('--address', '-a')) added.push('--address=');
+  if (quiet && !has('--quiet', '-q')) added.push('--quiet');
+  return added;
+}
+
+/** A report of an earlier run must not pass for this one's when k6 writes none (a run too short). */
+export function removeStaleDashboard(reportDir: string, script: string): void {
+  rmSync(reportPaths(reportDir, script).dashboard, { force: true });
+}
