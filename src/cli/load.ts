@@ -6,20 +6,31 @@
 // target, 3 inconclusive (the probe could not put its rule to the test), 130/143 interrupted
 // (SIGINT/SIGTERM; the reports say so); other codes are k6's own (src/launcher/exit-code.ts).
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { reportPaths } from '../../load/lib/summary/outputs.ts';
+import type { LoadReport } from '../../load/lib/summary/report.ts';
 import { firstLine } from '../client/errors.ts';
-import { formatProblems, guard, loadSettings, resolveTarget } from '../config/index.ts';
+import { formatProblems, guard, loadSettings, resolveTarget, secretValues } from '../config/index.ts';
 import { LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
+import {
+  dashboardEnvironment,
+  k6RunOptions,
+  LIVE_DASHBOARD,
+  removeStaleDashboard,
+} from '../launcher/dashboard.ts';
 import { K6_ABORTED_BY_SIGNAL, loadExit } from '../launcher/exit-code.ts';
 import { findK6, K6_INSTALL_HINT } from '../launcher/find-k6.ts';
 import { k6Environment, reportDirFrom } from '../launcher/k6-env.ts';
 import { localServerPlan } from '../launcher/local-server.ts';
 import { planProblem } from '../launcher/plan-check.ts';
 import { targetUnreachable } from '../launcher/preflight.ts';
-import { markInterrupted, readReport, reportVerdict } from '../launcher/run-outcome.ts';
+import { annotateReport, markInterrupted, readReport, reportVerdict } from '../launcher/run-outcome.ts';
 import { LOAD_SCRIPTS } from '../launcher/scripts.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
+import { conformanceBeside, readConformanceResults, refreshConformancePage } from '../report/load-runs.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -117,10 +128,20 @@ async function main(): Promise<void> {
     control: script.control,
     defaults,
   });
+  Object.assign(env, dashboardEnvironment(reportDir, args.script, process.env, { live: args.live }));
+  removeStaleDashboard(reportDir, args.script);
+  // In a log file k6's progress line would come every second, and once more after our summary.
+  const quiet = !process.stdout.isTTY || !process.stderr.isTTY;
+  if (args.live) {
+    process.stderr.write(
+      `load: live dashboard at http://${LIVE_DASHBOARD.host}:${LIVE_DASHBOARD.port} (k6 waits to exit while a browser shows it)\n`,
+    );
+  }
   // Its own process group: a terminal's Ctrl+C reaches only this process, which passes exactly one
   // SIGINT on (two would make k6 skip its summary); a second Ctrl+C, a second later, ends k6 at once.
   const startedAt = new Date();
-  const child = spawn(k6, ['run', ...args.k6Args, `${REPO_ROOT}${script.file}`], {
+  const k6Args = [...k6RunOptions(args.k6Args, quiet), ...args.k6Args];
+  const child = spawn(k6, ['run', ...k6Args, `${REPO_ROOT}${script.file}`], {
     env,
     stdio: 'inherit',
     detached: true,
@@ -164,6 +185,13 @@ async function main(): Promise<void> {
       );
     }
   }
+  if (report) {
+    try {
+      report = await besideTheRun(reportDir, args.script, report, secretValues(config));
+    } catch (error) {
+      process.stderr.write(`load: cannot add the dashboard link to the reports: ${firstLine(error)}\n`);
+    }
+  }
   const exit = loadExit(code, signal, {
     verdict: reportVerdict(report),
     verdictReason: report?.verdictReason,
@@ -171,6 +199,31 @@ async function main(): Promise<void> {
   });
   if (exit.message) process.stderr.write(`load: ${exit.message}\n`);
   process.exit(exit.code);
+}
+
+/**
+ * The dashboard report and the conformance run beside this one, added to the run's reports; the
+ * conformance page of the folder lists the run when it is of the same target.
+ */
+async function besideTheRun(
+  reportDir: string,
+  script: string,
+  report: LoadReport,
+  secrets: readonly string[],
+): Promise<LoadReport> {
+  const { dashboard } = reportPaths(reportDir, script);
+  const written = existsSync(dashboard);
+  const annotated = annotateReport(reportDir, script, report, {
+    dashboard: written
+      ? { file: basename(dashboard) }
+      : { missing: 'k6 wrote none (it writes none for a run shorter than two seconds)' },
+    conformance: conformanceBeside(readConformanceResults(reportDir), report.target),
+  });
+  if (written) process.stderr.write(`load: dashboard report ${dashboard}\n`);
+  if (await refreshConformancePage(reportDir, report.target, createSecretFilter(secrets))) {
+    process.stderr.write(`load: listed in the conformance report ${reportDir}/index.html\n`);
+  }
+  return annotated;
 }
 
 main().catch((error: unknown) => fail(firstLine(error)));

@@ -9,6 +9,9 @@ import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type { LoadReport, RunVerdict } from '../../load/lib/summary/report.ts';
 
+/** What only the launcher knows of a run, once k6 has ended. */
+export type LaunchFacts = Pick<LoadReport, 'dashboard' | 'conformance'>;
+
 /** Writes through a temporary file in the same folder, so a reader never sees half a file. */
 export function writeAtomically(path: string, text: string): void {
   const temporary = `${path}.${process.pid}.tmp`;
@@ -42,6 +45,30 @@ export interface Interruption {
   startedAt: Date;
 }
 
+/** Writes the three report files of `report` again (JSON, Markdown, JUnit), each atomically. */
+function rewrite(reportDir: string, script: string, report: LoadReport): void {
+  const paths = reportPaths(reportDir, script);
+  writeAtomically(paths.json, `${JSON.stringify(report, null, 2)}\n`);
+  writeAtomically(paths.markdown, renderMarkdown(report));
+  writeAtomically(paths.junit, renderJunit(report));
+}
+
+/** Adds the launcher's facts (the dashboard report, the conformance run beside) to the run's reports. */
+export function annotateReport(
+  reportDir: string,
+  script: string,
+  report: LoadReport,
+  facts: LaunchFacts,
+): LoadReport {
+  const annotated: LoadReport = { ...report };
+  delete annotated.dashboard;
+  delete annotated.conformance;
+  if (facts.dashboard) annotated.dashboard = facts.dashboard;
+  if (facts.conformance) annotated.conformance = facts.conformance;
+  rewrite(reportDir, script, annotated);
+  return annotated;
+}
+
 /** Marks the script's reports interrupted (writing a bare one when k6 left none); returns it. */
 export function markInterrupted(
   reportDir: string,
@@ -69,9 +96,6 @@ export function markInterrupted(
         verdicts: [],
         notes: [],
       };
-  const paths = reportPaths(reportDir, script);
-  writeAtomically(paths.json, `${JSON.stringify(report, null, 2)}\n`);
-  writeAtomically(paths.markdown, renderMarkdown(report));
-  writeAtomically(paths.junit, renderJunit(report));
+  rewrite(reportDir, script, report);
   return report;
 }

@@ -5,6 +5,7 @@
 import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
+import type { LoadRunEntry } from './load-runs.ts';
 import { failingExchange } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
@@ -161,7 +162,28 @@ function uncheckedHtml(results: ConformanceResults): string {
   return `<h2>Rules not checked <span class="count">(${unchecked.length})</span>, and what would check them</h2><ul class="unchecked">${items}</ul>`;
 }
 
-export function renderHtml(results: ConformanceResults): string {
+const LOAD_BADGE: Record<string, string> = { passed: 'passed', failed: 'failed' };
+
+/** The load runs of this folder against this target (load-runs.ts), with links to their reports. */
+function loadRunsHtml(runs: readonly LoadRunEntry[]): string {
+  if (!runs.length) return '';
+  const row = (r: LoadRunEntry) => {
+    const links = [
+      r.dashboard
+        ? `<a class="dashboard" href="${e(r.dashboard)}">k6 dashboard report</a>`
+        : '<span class="muted">no dashboard report</span>',
+      `<a href="${e(r.markdown)}">summary</a>`,
+    ].join(' · ');
+    const reason = r.verdictReason ? `<br><span class="muted">${e(r.verdictReason)}</span>` : '';
+    return `<tr data-kind="load-run" data-script="${e(r.script)}" data-verdict="${e(r.verdict)}"><td class="mono">${e(r.script)}</td><td><span class="badge ${LOAD_BADGE[r.verdict] ?? 'uncovered'}">${e(r.verdict)}</span>${reason}</td><td>${e(r.finishedAt)}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td><td>${links}</td></tr>`;
+  };
+  return `<h2 id="load-runs">Load runs against this target <span class="count">(${runs.length})</span></h2>
+<p class="muted">k6 runs whose reports sit in this folder (npm run load:*), the latest first.</p>
+<table class="load-runs"><thead><tr><th>script</th><th>verdict</th><th>finished</th><th>took</th><th>reports</th></tr></thead>
+<tbody>${runs.map(row).join('\n')}</tbody></table>`;
+}
+
+export function renderHtml(results: ConformanceResults, loadRuns: readonly LoadRunEntry[] = []): string {
   const failing = results.checks.filter((c) => c.status === 'failed');
   const others = results.checks.filter((c) => c.status !== 'failed');
   const t = results.target;
@@ -181,6 +203,7 @@ export function renderHtml(results: ConformanceResults): string {
 <main>
 ${totalsHtml(results)}
 ${problems}
+${loadRunsHtml(loadRuns)}
 <h2>Rules at a glance</h2>
 <div class="map">${ruleMap(results)}</div>
 ${filtersHtml(results)}

@@ -8,6 +8,7 @@ import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { diffRuns, notComparable, readPrevious } from './history.ts';
 import { renderHtml } from './html.ts';
+import { loadRunsBeside } from './load-runs.ts';
 import { makeFolder } from './reports-dir-check.ts';
 import { renderSummary } from './summary-md.ts';
 import type { ConformanceResults } from './types.ts';
@@ -53,7 +54,8 @@ export async function writeReports(
   await makeFolder(dir);
   // results.json last: its presence tells the CLI (and CI) that the run's reports are complete.
   await writeFileAtomic(join(dir, REPORT_FILES.summary), scrubber.text(renderSummary(results)));
-  await writeFileAtomic(join(dir, REPORT_FILES.html), scrubber.text(renderHtml(results)));
+  const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target));
+  await writeFileAtomic(join(dir, REPORT_FILES.html), scrubber.text(renderHtml(results, loadRuns)));
   await writeFileAtomic(
     join(dir, REPORT_FILES.results),
     scrubber.text(`${JSON.stringify(results, null, 2)}\n`),

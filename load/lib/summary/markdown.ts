@@ -11,6 +11,30 @@ export function headline(report: Pick<LoadReport, 'verdict'>): string {
   return report.verdict === 'passed' ? 'passed' : report.verdict.toUpperCase();
 }
 
+/** A Markdown link target: a file name of the same folder, with what would break the link escaped. */
+function href(file: string): string {
+  return encodeURI(file).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** k6's dashboard report and the conformance run beside this one, when the launcher found them. */
+function besideLines(report: LoadReport): string[] {
+  const lines: string[] = [];
+  if (report.dashboard && 'file' in report.dashboard) {
+    lines.push(
+      `Charts over time: [k6's dashboard report](${href(report.dashboard.file)}) (open it in a browser; it needs no network).`,
+    );
+  } else if (report.dashboard) {
+    lines.push(`No dashboard report: ${cell(report.dashboard.missing)}.`);
+  }
+  const c = report.conformance;
+  if (c) {
+    lines.push(
+      `Beside the conformance run of ${cell(c.startedAt)} against the same target: ${cell(c.verdict)} (exit code ${c.exitCode}, [${cell(c.file)}](${href(c.file)})).`,
+    );
+  }
+  return lines.length ? [...lines, ''] : [];
+}
+
 const MAIN_STATS = ['count', 'rate', 'min', 'avg', 'med', 'p(95)', 'max', 'value'];
 
 export function renderMarkdown(report: LoadReport): string {
@@ -22,6 +46,7 @@ export function renderMarkdown(report: LoadReport): string {
       `${(report.durationMs / 1000).toFixed(1)} s, finished ${report.finishedAt}.`,
     '',
   );
+  lines.push(...besideLines(report));
   if (report.figures.length) {
     lines.push('## Findings', '', '| | |', '|---|---|');
     for (const f of report.figures) lines.push(`| ${cell(f.label)} | ${cell(f.value)} |`);

@@ -46,6 +46,23 @@ export interface LoadReport {
   notes: string[];
   /** The script's own analysis, machine-readable (JSON report only). */
   analysis?: Record<string, unknown>;
+  /**
+   * Added by the launcher once k6 has ended: k6's web-dashboard export beside this report (its file
+   * name in the same folder), or why there is none.
+   */
+  dashboard?: { file: string } | { missing: string };
+  /** Added by the launcher: the conformance run of the same folder against the same target. */
+  conformance?: ConformanceBeside;
+}
+
+/** The conformance run a load run sits beside (reports/index.html of the same folder). */
+export interface ConformanceBeside {
+  startedAt: string;
+  exitCode: number;
+  /** Its headline, as index.html says it. */
+  verdict: string;
+  /** Its page, relative to the reports folder. */
+  file: string;
 }
 
 export interface ReportContext {

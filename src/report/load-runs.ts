@@ -1,0 +1,146 @@
+// One page per release: the load runs (k6-<script>.json written by the k6 scripts) that sit in the
+// same reports folder as a conformance run and went against the same target, for index.html to
+// show with their verdicts, times and links; and, the other way, the conformance run a load run
+// names in its own summary. Runs against another target are never shown. The local target is one
+// target although each run starts its own embedded reference server on a free port.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { reportPaths } from '../../load/lib/summary/outputs.ts';
+import type { ConformanceBeside, Figure, LoadReport, RunVerdict } from '../../load/lib/summary/report.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import { renderHtml } from './html.ts';
+import { LOCK_FILE } from './run-lock.ts';
+import type { ConformanceResults } from './types.ts';
+import { verdictOf } from './verdict.ts';
+
+/** The conformance run's files (REPORT_FILES of write-reports.ts, which imports this module). */
+export const CONFORMANCE_FILES = { results: 'results.json', html: 'index.html' } as const;
+
+export interface RunTarget {
+  name: string;
+  apiBaseUrl: string;
+}
+
+/** One load run as index.html lists it; file names are relative to the reports folder. */
+export interface LoadRunEntry {
+  script: string;
+  verdict: RunVerdict;
+  verdictReason?: string;
+  finishedAt: string;
+  durationMs: number;
+  target: RunTarget;
+  markdown: string;
+  /** k6's dashboard report, when k6 wrote one. */
+  dashboard?: string;
+  figures: Figure[];
+  /** The probe's analysis (the rate-limit probe's timeline draws the limiter). */
+  analysis?: Record<string, unknown>;
+}
+
+function normalized(url: string): string {
+  try {
+    return new URL(url).href.replace(/\/+$/, '');
+  } catch {
+    return url.replace(/\/+$/, '');
+  }
+}
+
+export function sameTarget(a: RunTarget, b: RunTarget): boolean {
+  if (a.name !== b.name) return false;
+  // The embedded reference server has no fixed address: every run starts its own.
+  if (a.name === 'local') return true;
+  return normalized(a.apiBaseUrl) === normalized(b.apiBaseUrl);
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isLoadReport(value: unknown): value is LoadReport {
+  const r = value as Partial<LoadReport> | undefined;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.script === 'string' &&
+    typeof r.verdict === 'string' &&
+    typeof r.finishedAt === 'string' &&
+    typeof r.target?.name === 'string' &&
+    typeof r.target.apiBaseUrl === 'string'
+  );
+}
+
+/** The load runs of `dir` against `target`, the latest first. */
+export function loadRunsBeside(dir: string, target: RunTarget): LoadRunEntry[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const runs: LoadRunEntry[] = [];
+  for (const name of names) {
+    if (!/^k6-[\w.-]+\.json$/.test(name)) continue;
+    const report = readJson(join(dir, name));
+    if (!isLoadReport(report) || !sameTarget(target, report.target)) continue;
+    const paths = reportPaths(dir, report.script);
+    if (basename(paths.json) !== name) continue;
+    runs.push({
+      script: report.script,
+      verdict: report.verdict,
+      ...(report.verdictReason ? { verdictReason: report.verdictReason } : {}),
+      finishedAt: report.finishedAt,
+      durationMs: report.durationMs,
+      target: report.target,
+      markdown: basename(paths.markdown),
+      ...(existsSync(paths.dashboard) ? { dashboard: basename(paths.dashboard) } : {}),
+      figures: Array.isArray(report.figures) ? report.figures : [],
+      ...(report.analysis ? { analysis: report.analysis } : {}),
+    });
+  }
+  return runs.sort((a, b) => b.finishedAt.localeCompare(a.finishedAt));
+}
+
+/** The finished conformance run of `dir` (its results.json), or undefined. */
+export function readConformanceResults(dir: string): ConformanceResults | undefined {
+  const results = readJson(join(dir, CONFORMANCE_FILES.results)) as ConformanceResults | undefined;
+  if (typeof results !== 'object' || results === null) return undefined;
+  if (typeof results.target?.apiBaseUrl !== 'string' || !Array.isArray(results.checks)) return undefined;
+  return results;
+}
+
+/** What a load run's summary says of the conformance run beside it, when there is one of its target. */
+export function conformanceBeside(
+  results: ConformanceResults | undefined,
+  target: RunTarget,
+): ConformanceBeside | undefined {
+  if (!results || !sameTarget(results.target, target)) return undefined;
+  return {
+    startedAt: results.startedAt,
+    exitCode: results.exitCode,
+    verdict: verdictOf(results),
+    file: CONFORMANCE_FILES.html,
+  };
+}
+
+/**
+ * After a load run: the folder's conformance page (index.html) rendered again from its
+ * results.json, now listing the load runs of its target. Left alone when the conformance run is of
+ * another target, or one is writing the folder now (it lists the load runs itself when it ends).
+ */
+export async function refreshConformancePage(
+  dir: string,
+  target: RunTarget,
+  filter: SecretFilter,
+): Promise<boolean> {
+  if (existsSync(join(dir, LOCK_FILE))) return false;
+  const results = readConformanceResults(dir);
+  if (!results || !sameTarget(results.target, target)) return false;
+  const runs = filter.deep(loadRunsBeside(dir, results.target));
+  await writeFileAtomic(join(dir, CONFORMANCE_FILES.html), filter.text(renderHtml(results, runs)));
+  return true;
+}
