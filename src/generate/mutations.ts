@@ -1,10 +1,17 @@
-// Invalid variants of a valid request, one broken constraint each, read from the schema: a
-// missing required field or parameter, a wrong type, a value past each bound, a value outside an
-// enum, and for a JSON body: malformed JSON, a wrong Content-Type, an empty body, a body that is
-// not an object.
+// Variants of a valid request, read from the schema. Two kinds:
+// - a break (`kind: 'break'`) breaks ONE constraint: a missing required field, a wrong type, a value
+//   past a bound or outside an enum, and for a JSON body malformed JSON, another Content-Type, an
+//   empty body, a body that is not an object. It names the constraint it breaks and that
+//   constraint's trace (src/generate/trace.ts): refused when the spec shows it, tolerated when not.
+// - an edge (`kind: 'edge'`) is what a schema-based generator sends and a careful one need not:
+//   properties the schema does not list, integers beyond 2^53 and beyond int64, integers written
+//   as 1e2, 007, 1.0 or -0, very long, non-ASCII and empty strings, a repeated query parameter. The
+//   spec says nothing of any of them: they may be accepted or refused, but never answered with a
+//   5xx (GNR-01), and a 2xx must still match the answer schema.
 import { isObject } from '../contract/documents.ts';
 import type { GeneratedRequest } from './request.ts';
 import type { RequestSchemas, Schema } from './schema.ts';
+import { type Trace, traceOf } from './trace.ts';
 import { integerBounds, typeOf } from './values.ts';
 
 export interface Mutation {
@@ -12,10 +19,33 @@ export interface Mutation {
   id: string;
   /** What is broken, for a report line. */
   description: string;
+  kind: 'break' | 'edge';
+  /** A break: the constraint it breaks ('body.name' 'required'), and where that comes from. */
+  constraint?: { at: string; key: string; trace?: Trace };
   apply(req: GeneratedRequest): GeneratedRequest;
 }
 
-function withQuery(req: GeneratedRequest, name: string, value: string | undefined): GeneratedRequest {
+/** Values a schema-based generator sends at the edges (item 4 of issue 21). */
+export const EDGE_VALUES = {
+  beyond2to53: '9007199254740993',
+  beyondInt64: '9223372036854775808',
+  notations: [
+    ['1e2', 'written as 1e2'],
+    ['007', 'written with leading zeros (007)'],
+    ['1.0', 'written as 1.0'],
+    ['-0', 'written as -0'],
+  ],
+  longString: 'Rex the very long name '.repeat(435).slice(0, 10_000),
+  longParameter: 'p'.repeat(4_000),
+  nonAscii: 'Zoë Ñandú 名前 🐾 Ωmega',
+  unlisted: 'x_unlisted_property',
+} as const;
+
+function withQuery(
+  req: GeneratedRequest,
+  name: string,
+  value: string | string[] | undefined,
+): GeneratedRequest {
   const query = { ...req.query };
   if (value === undefined) delete query[name];
   else query[name] = value;
@@ -23,57 +53,102 @@ function withQuery(req: GeneratedRequest, name: string, value: string | undefine
 }
 
 function parameterMutations(param: RequestSchemas['parameters'][number]): Mutation[] {
-  if (param.in !== 'query') return []; // path values are strings by the documents; headers are auth
-  const at = `query.${param.name}`;
-  const set = (kind: string, description: string, value: string | undefined): Mutation => ({
+  const at = `${param.in}.${param.name}`;
+  const schema = param.schema;
+  const out: Mutation[] = [];
+  const put = (req: GeneratedRequest, value: string | string[] | undefined): GeneratedRequest =>
+    param.in === 'query'
+      ? withQuery(req, param.name, value)
+      : { ...req, pathParams: { ...req.pathParams, [param.name]: String(value ?? '') } };
+  const broken = (kind: string, key: string, description: string, value: string | undefined): Mutation => ({
     id: `${at}:${kind}`,
     description: `${param.name} ${description}`,
-    apply: (req) => withQuery(req, param.name, value),
+    kind: 'break',
+    constraint: { at, key, trace: traceOf(schema, key) },
+    apply: (req) => put(req, value),
   });
-  const out: Mutation[] = [];
-  if (param.required) out.push(set('missing', 'left out', undefined));
-  const schema = param.schema;
-  if (typeOf(schema) === 'integer') {
-    out.push(
-      set('not-a-number', 'is not a number (abc)', 'abc'),
-      set('decimal', 'is not an integer (1.5)', '1.5'),
-      set('empty', 'is empty', ''),
-    );
-    const { min, max } = integerBounds(schema);
-    if (min !== undefined) out.push(set('below-minimum', `is below its minimum ${min}`, String(min - 1)));
-    if (min === undefined || min >= 0) out.push(set('negative', 'is negative (-1)', '-1'));
-    if (max !== undefined) {
+  const edge = (kind: string, description: string, value: string | string[]): Mutation => ({
+    id: `${at}:${kind}`,
+    description: `${param.name} ${description}`,
+    kind: 'edge',
+    apply: (req) => put(req, value),
+  });
+  if (param.in !== 'query' && param.in !== 'path') return []; // headers are auth, checked apart
+  const type = typeOf(schema);
+  if (param.in === 'query') {
+    if (param.required) out.push(broken('missing', 'required', 'left out', undefined));
+    if (type === 'integer') {
       out.push(
-        set('above-maximum', `is above its maximum ${max}`, String(max + 1)),
-        set('overflow', 'is far above its maximum (does not fit 64 bits)', '99999999999999999999'),
+        broken('not-a-number', 'type', 'is not a number (abc)', 'abc'),
+        broken('decimal', 'type', 'is not an integer (1.5)', '1.5'),
+        broken('empty', 'empty', 'is empty', ''),
+      );
+      const { min, max } = integerBounds(schema);
+      if (min !== undefined)
+        out.push(broken('below-minimum', 'minimum', `is below its minimum ${min}`, String(min - 1)));
+      if (min === undefined || min >= 0) out.push(broken('negative', 'negative', 'is negative (-1)', '-1'));
+      if (max !== undefined)
+        out.push(broken('above-maximum', 'maximum', `is above its maximum ${max}`, String(max + 1)));
+      out.push(
+        edge('beyond-2^53', `is beyond 2^53 (${EDGE_VALUES.beyond2to53})`, EDGE_VALUES.beyond2to53),
+        edge('beyond-int64', `is beyond int64 (${EDGE_VALUES.beyondInt64})`, EDGE_VALUES.beyondInt64),
+        ...EDGE_VALUES.notations.map(([text, how]) => edge(`notation-${text}`, `is ${how}`, text)),
       );
     }
+    if (Array.isArray(schema.enum))
+      out.push(broken('outside-enum', 'enum', 'is outside its enum', 'not-in-the-enum'));
+    // Two values the schema allows, so only the repetition is new.
+    out.push(edge('repeated', 'is given twice', type === 'integer' ? ['1', '2'] : ['a', 'b']));
   }
-  if (Array.isArray(schema.enum)) out.push(set('outside-enum', 'is outside its enum', 'not-in-the-enum'));
+  if (type === 'string' && !Array.isArray(schema.enum)) {
+    out.push(
+      edge('long', `is ${EDGE_VALUES.longParameter.length} characters long`, EDGE_VALUES.longParameter),
+      edge('non-ascii', `is not ASCII (${EDGE_VALUES.nonAscii})`, EDGE_VALUES.nonAscii),
+      edge('empty-string', 'is an empty string', ''),
+    );
+  }
   return out;
 }
 
 function withField(req: GeneratedRequest, name: string, value: unknown, remove = false): GeneratedRequest {
-  const body = req.body?.kind === 'json' && isObject(req.body.value) ? { ...req.body.value } : {};
+  const body = bodyObject(req);
   if (remove) delete body[name];
   else body[name] = value;
   return { ...req, body: { kind: 'json', value: body } };
 }
 
+const bodyObject = (req: GeneratedRequest): Record<string, unknown> =>
+  req.body?.kind === 'json' && isObject(req.body.value) ? { ...req.body.value } : {};
+
 const fieldOf = (req: GeneratedRequest, name: string): unknown =>
   req.body?.kind === 'json' && isObject(req.body.value) ? req.body.value[name] : undefined;
 
+/** The JSON body with one field's value written as raw JSON text (numbers JavaScript cannot hold or write). */
+function withFieldText(req: GeneratedRequest, name: string, text: string): GeneratedRequest {
+  const mark = '\u0000field-text\u0000';
+  const json = JSON.stringify({ ...bodyObject(req), [name]: mark });
+  return {
+    ...req,
+    body: { kind: 'raw', text: json.replace(JSON.stringify(mark), text), contentType: 'application/json' },
+  };
+}
+
 /** Values of another JSON type than the schema's; some keep the original inside (["id"]). */
-function wrongTypes(schema: Schema): { kind: string; make: (original: unknown) => unknown }[] {
+function wrongTypes(schema: Schema): { kind: string; key: string; make: (original: unknown) => unknown }[] {
   const type = typeOf(schema);
   const all = [
-    { kind: 'string', make: (o: unknown) => String(o ?? 'text') },
-    { kind: 'number', make: () => 42 },
-    { kind: 'decimal', make: (o: unknown) => (typeof o === 'number' ? o + 0.5 : 1.5) },
-    { kind: 'boolean', make: () => true },
-    { kind: 'null', make: () => null },
-    { kind: 'array', make: (o: unknown) => [o] },
-    { kind: 'object', make: (o: unknown) => ({ value: o }) },
+    // "7" for an integer looks like one: reading it as 7 is a choice the spec leaves open.
+    {
+      kind: 'string',
+      key: type === 'integer' ? 'integer-looking-string' : 'type',
+      make: (o: unknown) => String(o ?? 'text'),
+    },
+    { kind: 'number', key: 'type', make: () => 42 },
+    { kind: 'decimal', key: 'type', make: (o: unknown) => (typeof o === 'number' ? o + 0.5 : 1.5) },
+    { kind: 'boolean', key: 'type', make: () => true },
+    { kind: 'null', key: 'type', make: () => null },
+    { kind: 'array', key: 'type', make: (o: unknown) => [o] },
+    { kind: 'object', key: 'type', make: (o: unknown) => ({ value: o }) },
   ];
   const allowed: Record<string, string[]> = {
     integer: ['number'],
@@ -89,18 +164,36 @@ function wrongTypes(schema: Schema): { kind: string; make: (original: unknown) =
   );
 }
 
-function fieldMutations(name: string, schema: Schema, required: boolean): Mutation[] {
+function fieldMutations(name: string, schema: Schema, object: Schema, required: boolean): Mutation[] {
   const at = `body.${name}`;
   const out: Mutation[] = [];
-  const mutation = (kind: string, description: string, apply: Mutation['apply']): Mutation => ({
+  const broken = (
+    kind: string,
+    key: string,
+    description: string,
+    apply: Mutation['apply'],
+    node = schema,
+  ): Mutation => ({
     id: `${at}:${kind}`,
     description: `${name} ${description}`,
+    kind: 'break',
+    // `required` is the object's keyword: its trace sits on the object.
+    constraint: { at, key, trace: traceOf(node, key) },
     apply,
   });
-  if (required) out.push(mutation('missing', 'left out', (req) => withField(req, name, undefined, true)));
+  const edge = (kind: string, description: string, apply: Mutation['apply']): Mutation => ({
+    id: `${at}:${kind}`,
+    description: `${name} ${description}`,
+    kind: 'edge',
+    apply,
+  });
+  if (required)
+    out.push(
+      broken('missing', 'required', 'left out', (req) => withField(req, name, undefined, true), object),
+    );
   for (const wrong of wrongTypes(schema)) {
     out.push(
-      mutation(`wrong-type-${wrong.kind}`, `sent as ${wrong.kind}`, (req) =>
+      broken(`wrong-type-${wrong.kind}`, wrong.key, `sent as ${wrong.kind}`, (req) =>
         withField(req, name, wrong.make(fieldOf(req, name))),
       ),
     );
@@ -108,23 +201,53 @@ function fieldMutations(name: string, schema: Schema, required: boolean): Mutati
   if (Array.isArray(schema.enum)) {
     const outside = schema.enum.includes('adopted') ? 'not-in-the-enum' : 'adopted';
     out.push(
-      mutation('outside-enum', `outside its enum (${outside})`, (req) => withField(req, name, outside)),
+      broken('outside-enum', 'enum', `outside its enum (${outside})`, (req) => withField(req, name, outside)),
     );
   }
-  if (typeOf(schema) === 'integer') {
+  const type = typeOf(schema);
+  if (type === 'integer') {
     const { min, max } = integerBounds(schema);
     if (min !== undefined)
-      out.push(mutation('below-minimum', `below ${min}`, (req) => withField(req, name, min - 1)));
+      out.push(broken('below-minimum', 'minimum', `below ${min}`, (req) => withField(req, name, min - 1)));
     if (max !== undefined)
-      out.push(mutation('above-maximum', `above ${max}`, (req) => withField(req, name, max + 1)));
+      out.push(broken('above-maximum', 'maximum', `above ${max}`, (req) => withField(req, name, max + 1)));
+    out.push(
+      edge('beyond-2^53', `beyond 2^53 (${EDGE_VALUES.beyond2to53})`, (req) =>
+        withFieldText(req, name, EDGE_VALUES.beyond2to53),
+      ),
+      edge('beyond-int64', `beyond int64 (${EDGE_VALUES.beyondInt64})`, (req) =>
+        withFieldText(req, name, EDGE_VALUES.beyondInt64),
+      ),
+      // 007 is not JSON: a body keeps to the notations JSON has.
+      ...EDGE_VALUES.notations
+        .filter(([text]) => text !== '007')
+        .map(([text, how]) => edge(`notation-${text}`, how, (req) => withFieldText(req, name, text))),
+    );
   }
   if (typeof schema.maxLength === 'number') {
     const long = 'x'.repeat(schema.maxLength + 1);
-    out.push(mutation('too-long', `longer than ${schema.maxLength}`, (req) => withField(req, name, long)));
+    out.push(
+      broken('too-long', 'maxLength', `longer than ${schema.maxLength}`, (req) => withField(req, name, long)),
+    );
   }
   if (typeof schema.minLength === 'number' && schema.minLength > 0) {
     const short = 'x'.repeat(schema.minLength - 1);
-    out.push(mutation('too-short', `shorter than ${schema.minLength}`, (req) => withField(req, name, short)));
+    out.push(
+      broken('too-short', 'minLength', `shorter than ${schema.minLength}`, (req) =>
+        withField(req, name, short),
+      ),
+    );
+  }
+  if (type === 'string' && !Array.isArray(schema.enum)) {
+    out.push(
+      edge('long', `${EDGE_VALUES.longString.length} characters long`, (req) =>
+        withField(req, name, EDGE_VALUES.longString),
+      ),
+      edge('non-ascii', `not ASCII (${EDGE_VALUES.nonAscii})`, (req) =>
+        withField(req, name, EDGE_VALUES.nonAscii),
+      ),
+      edge('empty-string', 'an empty string', (req) => withField(req, name, '')),
+    );
   }
   return out;
 }
@@ -136,49 +259,74 @@ function textOf(req: GeneratedRequest): string {
 function bodyMutations(body: NonNullable<RequestSchemas['body']>): Mutation[] {
   const schema = body.schema;
   const out: Mutation[] = [];
-  const whole = (kind: string, description: string, apply: Mutation['apply']): Mutation => ({
+  const whole = (
+    kind: string,
+    key: string,
+    description: string,
+    apply: Mutation['apply'],
+    node = body.node,
+  ): Mutation => ({
     id: `body:${kind}`,
     description,
+    kind: 'break',
+    constraint: { at: 'body', key, trace: traceOf(node, key) },
     apply,
   });
   out.push(
-    whole('malformed-json', 'the body is not valid JSON (cut short)', (req) => ({
+    whole('malformed-json', 'json', 'the body is not valid JSON (cut short)', (req) => ({
       ...req,
       body: { kind: 'raw', text: textOf(req).slice(0, -1), contentType: 'application/json' },
     })),
-    whole('wrong-content-type', 'the body is sent as text/plain', (req) => ({
+    whole('wrong-content-type', 'media-type', 'the body is sent as text/plain', (req) => ({
       ...req,
       body: { kind: 'raw', text: textOf(req), contentType: 'text/plain' },
     })),
-    whole('empty', 'the body is empty', (req) => ({
+    whole('empty', 'required', 'the body is empty', (req) => ({
       ...req,
       body: { kind: 'raw', text: '', contentType: 'application/json' },
     })),
   );
   if (typeOf(schema) === 'object') {
     out.push(
-      whole('not-an-object', 'the body is a JSON array, not an object', (req) => ({
-        ...req,
-        body: { kind: 'json', value: [req.body?.kind === 'json' ? req.body.value : {}] },
-      })),
+      whole(
+        'not-an-object',
+        'type',
+        'the body is a JSON array, not an object',
+        (req) => ({
+          ...req,
+          body: { kind: 'json', value: [req.body?.kind === 'json' ? req.body.value : {}] },
+        }),
+        schema,
+      ),
     );
     const properties = isObject(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
     for (const [name, sub] of Object.entries(properties)) {
-      out.push(...fieldMutations(name, isObject(sub) ? sub : {}, required.has(name)));
+      out.push(...fieldMutations(name, isObject(sub) ? sub : {}, schema, required.has(name)));
     }
     if (schema.additionalProperties === false) {
       out.push(
-        whole('extra-property', 'the body has a property the schema forbids', (req) =>
-          withField(req, 'unexpected_property', 'x'),
+        whole(
+          'extra-property',
+          'additionalProperties',
+          'the body has a property the schema forbids',
+          (req) => withField(req, EDGE_VALUES.unlisted, 'x'),
+          schema,
         ),
       );
+    } else {
+      out.push({
+        id: 'body:unlisted-property',
+        description: `the body has a property the schema does not list (${EDGE_VALUES.unlisted})`,
+        kind: 'edge',
+        apply: (req) => withField(req, EDGE_VALUES.unlisted, 'value'),
+      });
     }
   }
   return out;
 }
 
-/** Every single-constraint break of an operation's request. */
+/** Every break and edge of an operation's request. */
 export function mutationsOf(schemas: RequestSchemas): Mutation[] {
   return [
     ...schemas.parameters.flatMap(parameterMutations),

@@ -14,21 +14,35 @@ export interface GeneratedRequest {
   operationId: string;
   auth: Auth;
   pathParams: Record<string, string>;
-  /** Query values as sent (text), so a wrong type is expressible. */
-  query: Record<string, string>;
+  /** Query values as sent (text), so a wrong type is expressible; a list is a repeated parameter. */
+  query: Record<string, string | string[]>;
   body?: GeneratedBody;
 }
 
+/** The query as sent: 'limit=1&limit=2' for a repeated parameter. */
+export function queryText(query: GeneratedRequest['query']): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const one of Array.isArray(value) ? value : [value]) params.append(name, one);
+  }
+  return params.toString();
+}
+
 export function toApiRequest(op: OperationInfo, req: GeneratedRequest): ApiRequest {
+  const path = buildOperationUrlPath(op, req.pathParams);
+  // The client's query is one value a name: a repeated parameter travels in the path's query.
+  const repeated = Object.values(req.query).some(Array.isArray);
   const base: ApiRequest = {
     service: op.service,
     method: op.method.toUpperCase() as ApiRequest['method'],
-    path: buildOperationUrlPath(op, req.pathParams),
+    path: repeated ? `${path}?${queryText(req.query)}` : path,
     auth: req.auth,
     // The client's usual courtesy (renew an expired session, wait out a 429) stays on: a 429 that
     // outlasts it is judged inconclusive, never a refusal.
     renew: true,
-    ...(Object.keys(req.query).length ? { query: { ...req.query } } : {}),
+    ...(Object.keys(req.query).length && !repeated
+      ? { query: { ...(req.query as Record<string, string>) } }
+      : {}),
   };
   if (!req.body) return base;
   if (req.body.kind === 'json') return { ...base, body: req.body.value };
@@ -48,7 +62,7 @@ export function bodyText(body: GeneratedBody | undefined): string | undefined {
 /** One line naming the request: 'GET /pets?limit=-1', 'POST /pets {"id":...}'. */
 export function describeRequest(op: OperationInfo, req: GeneratedRequest): string {
   const path = `/${buildOperationUrlPath(op, req.pathParams)}`;
-  const query = new URLSearchParams(req.query).toString();
+  const query = queryText(req.query);
   const text = bodyText(req.body);
   const shown = text === undefined ? '' : ` ${text.length > 120 ? `${text.slice(0, 120)}...` : text}`;
   const type = req.body?.kind === 'raw' ? ` (content-type ${req.body.contentType ?? 'none'})` : '';

@@ -30,8 +30,8 @@ export interface RequestSchemas {
   op: OperationInfo;
   /** Each parameter's schema by place and name. */
   parameters: { name: string; in: string; required: boolean; schema: Schema }[];
-  /** The JSON body's schema, when the operation takes one. */
-  body?: { required: boolean; schema: Schema };
+  /** The JSON body's schema, when the operation takes one; `node` is the requestBody itself (its x-trace). */
+  body?: { required: boolean; schema: Schema; node: Schema };
 }
 
 const cache = new Map<string, RequestSchemas>();
@@ -56,7 +56,13 @@ export function requestSchemas(operationId: string): RequestSchemas {
       schema: (inline(loaded.doc, p.schema) ?? {}) as Schema,
     })),
     ...(isObject(json) && isObject(json.schema)
-      ? { body: { required: op.requestBodyRequired, schema: inline(loaded.doc, json.schema) as Schema } }
+      ? {
+          body: {
+            required: op.requestBodyRequired,
+            schema: inline(loaded.doc, json.schema) as Schema,
+            node: bodyNode as Schema,
+          },
+        }
       : {}),
   };
   cache.set(operationId, result);

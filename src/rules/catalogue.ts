@@ -461,7 +461,7 @@ export const RULES: readonly Rule[] = [
     'generated',
     'MUST',
     'Endpoints; Resources and their fields',
-    "A request that breaks one constraint of the operation's schema (a missing required field, a wrong type, a value past a bound or outside an enum, malformed JSON, a wrong Content-Type, an empty body) is refused with a 4xx (and, on the main service, the error body); where the spec leaves the choice open (limit=150 refused or clamped), every conformant answer passes.",
+    'A request that breaks one constraint the spec shows (a required field left out, a field of another type than shown, a value outside the shown enum, a negative limit, a body that is not JSON or is empty) is refused with a 4xx (and, on the main service, the error body). Where the spec is silent (request media types, unknown properties, a limit above 100 or of 0, a page of 0, negative or not an integer, integer-looking strings, formats) any answer but a 5xx passes, and a 2xx must still match the answer schema.',
   ),
   rule(
     'GNR-04',
