@@ -50,7 +50,7 @@ it('sends production no pet request and no write; the pet checks say why they we
       : [],
   );
   const petChecks = checks.filter((c) => /Pets|PetById/.test(c.name));
-  expect(petChecks.length).toBe(5);
+  expect(petChecks.length).toBe(6);
   for (const c of petChecks)
     expect({ state: c.state, reason: c.reason }).toEqual({ state: 'skip', reason: verdict.reason });
   const mainChecks = checks.filter((c) => !petChecks.includes(c));
