@@ -104,7 +104,8 @@ function parameterMutations(param: RequestSchemas['parameters'][number]): Mutati
     out.push(
       edge('long', `is ${EDGE_VALUES.longParameter.length} characters long`, EDGE_VALUES.longParameter),
       edge('non-ascii', `is not ASCII (${EDGE_VALUES.nonAscii})`, EDGE_VALUES.nonAscii),
-      edge('empty-string', 'is an empty string', ''),
+      // An empty path segment names another path ('/pets/'): only a query value may be empty.
+      ...(param.in === 'query' ? [edge('empty-string', 'is an empty string', '')] : []),
     );
   }
   return out;
