@@ -5,12 +5,12 @@
 // breaks of our choices where the spec is silent) tolerated (GNR-03); a created pet reads back
 // equal (GNR-04).
 // CONFORMANCE_GENERATED sets the request budget (0 = off), CONFORMANCE_SEED replays a run.
-import { ensure } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import type { GuardedAction } from '../src/config/index.ts';
 import { operations } from '../src/contract/index.ts';
 import { spreadBudget } from '../src/generate/budget.ts';
 import { mutationsOf } from '../src/generate/mutations.ts';
+import { replayCommand } from '../src/generate/replay.ts';
 import { runGenerated } from '../src/generate/run.ts';
 import { requestSchemas } from '../src/generate/schema.ts';
 import { generationSettings } from '../src/generate/settings.ts';
@@ -81,7 +81,12 @@ area('generated', () => {
             runs: k.runs,
           });
           t.attach(run.exchanges);
-          if (run.failure) ensure(false, run.failure.message);
+          if (run.failure) {
+            t.fail(run.failure.message, {
+              ...(run.failure.exchange ? { exchange: run.failure.exchange } : {}),
+              replay: replayCommand(loaded.settings, run.failure.rule),
+            });
+          }
           if (run.unavailable) t.skip(run.unavailable);
           if (run.passed === 0) {
             const why = [...new Set(run.inconclusive)].join('; ');

@@ -14,7 +14,7 @@ import {
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
 import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
 import { areaOfTags, areaTag } from '../rules/tags.ts';
-import { failedResponseOf, plainExpectation } from './assertions.ts';
+import { ensure, failedResponseOf, plainExpectation } from './assertions.ts';
 import { type ControlClient, controlOf } from './control.ts';
 import type { CheckMeta } from './meta.ts';
 
@@ -45,6 +45,12 @@ export interface CheckContext {
   readonly slow: boolean;
   /** Adds exchanges recorded elsewhere (work shared by several checks) to this check's evidence. */
   attach(exchanges: readonly RecordedExchange[]): void;
+  /**
+   * Fails the check about one of its exchanges (recorded or attached), which the reports mark as
+   * the failing one and reproduce; `replay` is a command that runs the check's case again (a
+   * generated check's seed), shown whole on a line of its own.
+   */
+  fail(message: string, evidence: { exchange?: RecordedExchange; replay?: string }): never;
 }
 
 /** The target the checks of an area, in a suite file, talk to. */
@@ -129,6 +135,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
       ctx.task.meta.conformance = meta;
 
       const attached: RecordedExchange[] = [];
+      let failedAt: RecordedExchange | undefined;
       let skipping = false;
       const skip = (reason: string): never => {
         skipping = true;
@@ -151,6 +158,12 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         attach: (exchanges) => {
           attached.push(...exchanges);
         },
+        fail: (message, evidence) => {
+          failedAt = evidence.exchange;
+          if (evidence.replay !== undefined) meta.replay = evidence.replay;
+          ensure(false, message);
+          throw new Error(message);
+        },
       };
 
       let failure: { about: ApiResponse | undefined } | undefined;
@@ -169,7 +182,12 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         throw error;
       } finally {
         meta.exchanges = [...attached, ...recorder.exchanges()];
-        const index = failure ? failedExchangeOf(meta.exchanges, failure.about) : undefined;
+        const marked = failedAt ? meta.exchanges.indexOf(failedAt) : -1;
+        const index = !failure
+          ? undefined
+          : marked >= 0
+            ? marked
+            : failedExchangeOf(meta.exchanges, failure.about);
         if (index !== undefined) meta.failedExchange = index;
       }
     },

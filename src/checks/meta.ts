@@ -16,6 +16,8 @@ export interface CheckMeta {
   softFailure?: string;
   /** Index in exchanges of the exchange the failing expectation was about. */
   failedExchange?: number;
+  /** A command that runs the failing case again (a generated check's seed and rule). */
+  replay?: string;
 }
 
 /** What the reporter shows of the target: never a credential. */

@@ -1,62 +1,82 @@
-// An exchange as a curl command a person can paste. The exchange is already redacted; every
-// redacted value becomes a shell variable named for what it held ($CLIENT_SECRET, $API_KEY_SECRET,
-// $ACCESS_TOKEN), so the command works once those are exported and never carries a secret itself.
-// One renderer for every "reproduce with" line: a failed check's exchange and a generated request.
-import { REDACTED } from '../../load/lib/shared/secret-filter.ts';
+// The one curl renderer: a recorded exchange's request as a command a person can paste. It reads
+// the request as it was sent (the recorder's replay: URL, headers, body, each secret a named
+// variable) and quotes it once, word by word, from that structured data: literal text in single
+// quotes, a secret as "$CLIENT_SECRET" (the table's secret rows; $ACCESS_TOKEN for a token the run
+// obtained), which the shell expands to the same bytes, inside a JSON body too. Nothing edits the
+// line as text afterwards.
+import type { ReplayPart, ReplayRequest } from './replay.ts';
+import { replayVariables } from './replay.ts';
 import type { RecordedExchange } from './types.ts';
 
-/** Headers curl sets itself or that only describe the transport. */
-const DROPPED = new Set(['content-length', 'host', 'connection', 'accept-encoding', 'user-agent']);
-const MARK = '\u0000';
+/** Headers curl writes itself from the URL and the body. */
+const CURL_WRITES = new Set(['host', 'content-length']);
 
-/** Single-quoted shell words, with each marked variable spliced in as "$NAME". */
-function shellWord(text: string): string {
-  return (
-    text
-      .split(MARK)
-      .map((part, i) => (i % 2 === 1 ? `"$${part}"` : part ? `'${part.replace(/'/g, `'\\''`)}'` : ''))
-      .join('') || "''"
-  );
+/** One shell word: literal parts single-quoted, variables double-quoted, side by side. */
+export function shellWord(parts: readonly ReplayPart[]): string {
+  // Neighbouring literal parts go in one pair of quotes.
+  const merged: ReplayPart[] = [];
+  for (const p of parts) {
+    const last = merged.at(-1);
+    if (typeof p === 'string' && typeof last === 'string') merged[merged.length - 1] = last + p;
+    else merged.push(p);
+  }
+  const word = merged
+    .map((p) => (typeof p === 'string' ? `'${p.replace(/'/g, `'\\''`)}'` : `"$${p.variable}"`))
+    .join('');
+  return word === '' ? "''" : word;
 }
 
-const variable = (name: string) => `${MARK}${name}${MARK}`;
-
-function headerValue(name: string, value: string): string {
-  if (!value.includes(REDACTED)) return value;
-  const lower = name.toLowerCase();
-  if (lower === 'authorization') return `Bearer ${variable('ACCESS_TOKEN')}`;
-  if (lower === 'x-api-key-secret') return variable('API_KEY_SECRET');
-  return value.split(REDACTED).join(variable(lower.replace(/[^a-z0-9]+/g, '_').toUpperCase()));
+/** An exchange recorded without its replay (older results): its redacted text, as it reads. */
+function replayOfText(x: RecordedExchange): ReplayRequest {
+  return {
+    method: x.method,
+    url: [x.url],
+    headers: Object.entries(x.requestHeaders).map(([name, value]) => [name, [value]]),
+    ...(x.requestBody === undefined ? {} : { body: [x.requestBody] }),
+  };
 }
 
-/** "client_secret": "[REDACTED]" becomes "client_secret": "$CLIENT_SECRET"; any other one $SECRET. */
-function bodyText(body: string): string {
-  return body
-    .replace(
-      /("([A-Za-z0-9_-]+)"\s*:\s*")\[REDACTED\]"/g,
-      (_m, head: string, field: string) => `${head}${variable(field.replace(/-/g, '_').toUpperCase())}"`,
-    )
-    .replace(
-      /([A-Za-z0-9_-]+)=\[REDACTED\]/g,
-      (_m, field: string) => `${field}=${variable(field.toUpperCase())}`,
-    )
-    .split(REDACTED)
-    .join(variable('SECRET'));
+/** The replay of an exchange: what the recorder kept of the request as sent. */
+export const replayOfExchange = (x: RecordedExchange): ReplayRequest => x.replay ?? replayOfText(x);
+
+export function curlOfReplay(r: ReplayRequest): string {
+  const words = ['curl', '-i'];
+  const hasBody = r.body !== undefined;
+  const url = r.url.map((p) => (typeof p === 'string' ? p : '')).join('');
+  // curl reads [] and {} in a URL as its own ranges unless told not to.
+  if (/[[\]{}]/.test(url)) words.push('-g');
+  if (r.method === 'HEAD') words.push('-I');
+  else if (!(r.method === (hasBody ? 'POST' : 'GET'))) words.push('-X', r.method);
+  words.push(shellWord(r.url));
+  let contentType = false;
+  for (const [name, parts] of r.headers) {
+    const lower = name.toLowerCase();
+    if (CURL_WRITES.has(lower)) continue;
+    if (lower === 'content-type') contentType = true;
+    // `-H 'name:'` would remove the header; `name;` sends it empty.
+    words.push('-H', parts.length === 0 ? shellWord([`${name};`]) : shellWord([`${name}: `, ...parts]));
+  }
+  if (hasBody) {
+    // Without a content type of its own, curl would add application/x-www-form-urlencoded.
+    if (!contentType) words.push('-H', shellWord(['content-type:']));
+    words.push('--data-raw', shellWord(r.body ?? []));
+  }
+  const line = words.join(' ');
+  return r.bodyCut === undefined
+    ? line
+    : `${line} # the body is cut to its first characters; the request sent ${r.bodyCut}`;
 }
 
 export function curlOf(exchange: RecordedExchange): string {
-  const parts = ['curl', '-i'];
-  if (exchange.method !== 'GET' || exchange.requestBody !== undefined) parts.push('-X', exchange.method);
-  parts.push(shellWord(exchange.url.split(REDACTED).join(variable('SECRET'))));
-  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
-    if (DROPPED.has(name.toLowerCase())) continue;
-    parts.push('-H', shellWord(`${name}: ${headerValue(name, value)}`));
-  }
-  if (exchange.requestBody !== undefined) parts.push('--data-raw', shellWord(bodyText(exchange.requestBody)));
-  return parts.join(' ');
+  return curlOfReplay(replayOfExchange(exchange));
 }
 
-/** The variables a command needs, for the line that says which to export. */
+/** The variables a command of this exchange needs exported, each once. */
+export function curlVariables(exchange: RecordedExchange): string[] {
+  return replayVariables(replayOfExchange(exchange));
+}
+
+/** The variables named in a rendered command (for tests and the lines that say what to export). */
 export function variablesOf(command: string): string[] {
   return [...new Set([...command.matchAll(/"\$([A-Z0-9_]+)"/g)].map((m) => m[1] ?? ''))].filter(Boolean);
 }

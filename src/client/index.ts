@@ -2,6 +2,7 @@
 
 export { createSecretFilter, REDACTED, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 export { type ClientOptions, createApiClient } from './api-client.ts';
+export { curlOf, curlVariables } from './curl.ts';
 export {
   firstLine,
   TokenError,
@@ -9,7 +10,18 @@ export {
   type TransportErrorKind,
   unreachableReason,
 } from './errors.ts';
+export { compose, type Interceptor, type Send, type SendOptions } from './interceptors.ts';
+export { buildOutgoing, type OutgoingRequest, type OutgoingTarget } from './outgoing.ts';
 export { createRecorder, MAX_RECORDED_BODY } from './recorder.ts';
+export {
+  ACCESS_TOKEN,
+  type NamedSecret,
+  namedSecrets,
+  type ReplayPart,
+  type ReplayRequest,
+  replayOf,
+  withVariables,
+} from './replay.ts';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry.ts';
 export { isSessionExpired, SESSION_EXPIRED } from './session.ts';
 export { DEFAULT_MAX_BODY_BYTES } from './transport.ts';

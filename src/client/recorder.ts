@@ -1,7 +1,9 @@
 // Keeps the exchanges of one check for its report, redacted and with bodies cut to 64 KiB. The
 // recorder's filter is the only pass over an exchange: the client hands it what it sent and got,
-// and teaches it the tokens it obtains.
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+// and teaches it the tokens it obtains. Beside the redacted text it keeps the request as sent with
+// each named secret as its variable (replay.ts): what a curl line is rendered from.
+import { createSecretFilter, REDACTED } from '../../load/lib/shared/secret-filter.ts';
+import { type NamedSecret, replayOf, UNNAMED_SECRET } from './replay.ts';
 import type { ExchangeRecorder, RecordedExchange } from './types.ts';
 
 export const MAX_RECORDED_BODY = 64 * 1024;
@@ -14,9 +16,26 @@ function cut(body: string): string {
 
 export function createRecorder(secrets: string[]): ExchangeRecorder {
   const redact = createSecretFilter(secrets);
+  // Each secret under the variable a command writes instead of it; a name given later replaces
+  // the placeholder of a secret given unnamed.
+  const named = new Map<string, string>();
+  const learn = (secret: string, variable?: string) => {
+    if (!secret) return;
+    redact.add(secret);
+    const current = named.get(secret);
+    if (current === undefined || (current === UNNAMED_SECRET && variable !== undefined)) {
+      named.set(secret, variable ?? UNNAMED_SECRET);
+    }
+  };
+  for (const s of secrets) learn(s);
+  const hiding = {
+    text: (value: string) => redact.text(value),
+    credentialHeader: (name: string) => redact.headers({ [name]: '-' })[name] === REDACTED,
+  };
   let kept: RecordedExchange[] = [];
   return {
     record(e) {
+      const secretsNamed: NamedSecret[] = [...named].map(([value, variable]) => ({ value, variable }));
       const clean: RecordedExchange = {
         method: e.method,
         url: redact.text(e.url),
@@ -29,9 +48,18 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
       if (e.responseHeaders !== undefined) clean.responseHeaders = redact.headers(e.responseHeaders);
       if (e.responseBody !== undefined) clean.responseBody = cut(redact.text(e.responseBody));
       if (e.error !== undefined) clean.error = redact.text(e.error);
+      clean.replay =
+        e.replay ??
+        replayOf(
+          { method: e.method, url: e.url, headers: e.requestHeaders, body: e.requestBody },
+          secretsNamed,
+          hiding,
+          REDACTED,
+          MAX_RECORDED_BODY,
+        );
       kept.push(clean);
     },
-    learn: redact.add,
+    learn,
     learnFromHeaders: redact.learnFromHeaders,
     exchanges: () => [...kept],
     clear() {

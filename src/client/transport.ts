@@ -6,16 +6,13 @@ import { performance } from 'node:perf_hooks';
 import { type Dispatcher, request } from 'undici';
 import { allowedOrigin } from '../../load/lib/shared/origin.ts';
 import { TransportError, toTransportError } from './errors.ts';
+import type { OutgoingRequest } from './outgoing.ts';
 import type { ApiResponse } from './types.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-export interface OutgoingRequest {
-  method: string;
-  url: URL;
-  headers: Record<string, string>;
-  body?: string;
-}
+// Built by outgoing.ts, the one description of a request on the wire.
+export type { OutgoingRequest } from './outgoing.ts';
 
 export interface TransportOptions {
   timeoutMs: number;

@@ -1,5 +1,6 @@
 // The client's public shapes: a request as the checks state it, the response they get back, and
 // the record of every exchange that the reports show.
+import type { ReplayRequest } from './replay.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
@@ -46,13 +47,21 @@ export interface RecordedExchange {
   startedAt: string;
   durationMs: number;
   error?: string;
+  /**
+   * The request as it was sent, each secret written as its variable: what a curl line is rendered
+   * from (set by the recorder; older results may lack it).
+   */
+  replay?: ReplayRequest;
 }
 
 export interface ExchangeRecorder {
   /** Takes an exchange as sent and received: filters its secrets (its one pass), cuts its bodies. */
   record(e: RecordedExchange): void;
-  /** A secret learned on the way (a token the client obtained). */
-  learn(secret: string): void;
+  /**
+   * A secret learned on the way (a token the client obtained), and the shell variable a command
+   * writes instead of it (the table's name of a configured secret, ACCESS_TOKEN for a token).
+   */
+  learn(secret: string, variable?: string): void;
   /** The credentials sent in headers (also hand-made ones), so echoes of them are caught. */
   learnFromHeaders(headers: Record<string, string>): void;
   exchanges(): RecordedExchange[];

@@ -1,11 +1,18 @@
 // One generated check: learn what the generators need from the target, run the properties the
 // budget gives the operation (valid requests, or each single-constraint break), and say what
-// happened: the shrunk failure as a curl command, or how many requests passed and why any proved
-// nothing.
+// happened: the shrunk failure with its exchange (the reports render its curl line from it), or how
+// many requests passed and why any proved nothing.
 import { mapConcurrent } from '../checks/concurrency.ts';
-import { type ApiClient, createApiClient, createRecorder, type RecordedExchange } from '../client/index.ts';
+import {
+  type ApiClient,
+  buildOutgoing,
+  createApiClient,
+  createRecorder,
+  namedSecrets,
+  type RecordedExchange,
+  withVariables,
+} from '../client/index.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
-import { curlCommand, hideSecrets } from './curl.ts';
 import { freshIds } from './fresh-ids.ts';
 import { mutationsOf } from './mutations.ts';
 import { probeOf, type SentRequest } from './probe.ts';
@@ -20,7 +27,12 @@ export interface GeneratedRun {
   requests: number;
   passed: number;
   inconclusive: string[];
-  failure?: { rule: GeneratedRule; message: string };
+  failure?: {
+    rule: GeneratedRule;
+    message: string;
+    /** The failing (shrunk) request's exchange, one of `exchanges`: its curl line reproduces it. */
+    exchange?: RecordedExchange;
+  };
   /** Why nothing could be judged (the check is then skipped, never passed). */
   unavailable?: string;
   exchanges: RecordedExchange[];
@@ -73,15 +85,35 @@ async function learnFacts(
 function failureMessage(
   plan: OperationPlan,
   config: TargetConfig,
-  seed: number,
   what: string,
   failure: NonNullable<Awaited<ReturnType<typeof runProperty<unknown, SentRequest>>>['failure']>,
 ): string {
-  const request = hideSecrets(describeRequest(plan.op, failure.request.generated), config);
+  const request = withVariables(describeRequest(plan.op, failure.request.generated), namedSecrets(config));
   const shrunk = failure.shrinks
     ? `, shrunk in ${failure.shrinks} step${failure.shrinks > 1 ? 's' : ''}`
     : '';
-  return `${what} ${request} ${failure.verdict.message} (${failure.verdict.rule}${shrunk}; replay: CONFORMANCE_SEED=${seed}); reproduce: ${curlCommand(failure.request.api, config)}`;
+  // The command that sends it again comes from its recorded exchange, and the run's replay line
+  // from the suite: both on lines of their own in every report, never cut with this one.
+  return `${what} ${request} ${failure.verdict.message} (${failure.verdict.rule}${shrunk})`;
+}
+
+/**
+ * The exchange of the request a verdict judged: the last one sent with its method to its path (a
+ * token request, a renewal or a read-back may come before or after it in the probe's exchanges).
+ */
+export function judgedExchange(
+  exchanges: readonly RecordedExchange[],
+  method: string,
+  path: string,
+): RecordedExchange | undefined {
+  const pathOf = (url: string) => {
+    try {
+      return new URL(url).pathname;
+    } catch {
+      return url;
+    }
+  };
+  return exchanges.findLast((x) => x.method === method && pathOf(x.url) === path);
 }
 
 export async function runGenerated(options: {
@@ -163,14 +195,22 @@ export async function runGenerated(options: {
       const what =
         property.mode.kind === 'invalid' ? `${property.mode.mutation.description}:` : 'valid request:';
       failing = outcome.failure.request.exchanges ?? [];
+      const sent = outcome.failure.request.api;
+      const exchange = judgedExchange(failing, sent.method, judgedPath(config, sent));
       run.failure = {
         rule: outcome.failure.verdict.rule,
-        message: failureMessage(plan, config, seed, what, outcome.failure),
+        message: failureMessage(plan, config, what, outcome.failure),
+        ...(exchange ? { exchange } : {}),
       };
     }
   }
   run.exchanges = [...all.slice(0, SAMPLE), ...failing];
   return run;
+}
+
+/** The path the request was sent to (as the one builder makes its URL). */
+function judgedPath(config: TargetConfig, api: Parameters<typeof buildOutgoing>[0]): string {
+  return buildOutgoing(api, config).url.pathname;
 }
 
 /** `total` split into at most `parts` near-equal shares, none of them empty. */

@@ -78,6 +78,7 @@ function checkOf(test: TestCase, area: Area | undefined): CheckResult | undefine
         ...(outcome.nonStrict ? { nonStrict: true } : {}),
         reason: outcome.reason,
         ...(meta?.failedExchange !== undefined ? { failedExchange: meta.failedExchange } : {}),
+        ...(meta?.replay !== undefined ? { replay: meta.replay } : {}),
       };
     default:
       return { ...base, status: 'skipped', reason: outcome.reason };

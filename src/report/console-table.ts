@@ -24,6 +24,8 @@ function failureLines(c: CheckResult): string[] {
     lines.push(`  ${oneLine(failingExchangeText(c, failing), 300)}`);
     lines.push(`  reproduce with: ${curlOf(failing.exchange)}`);
   }
+  // Whole, on its own line: a cut replay command replays nothing.
+  if (c.replay) lines.push(`  replay with: ${c.replay}`);
   return lines;
 }
 

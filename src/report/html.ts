@@ -91,10 +91,13 @@ function checkHtml(c: CheckResult): string {
   const reproduce = found
     ? `<p><strong>${found.known ? 'reproduce the failing exchange with' : "reproduce the check's first request with"}</strong> <span class="muted">(export the variables it names first)</span></p><pre class="reproduce">${e(curlOf(found.exchange))}</pre>`
     : '';
+  const replay = c.replay
+    ? `<p><strong>run the case again with</strong></p><pre class="reproduce replay">${e(c.replay)}</pre>`
+    : '';
   const rules = c.rules.map((r) => `<a href="#${e(ruleAnchor(r))}">${e(r)}</a>`).join(', ');
   return `<details class="check ${e(c.status)}" id="${e(checkAnchor(c.id))}" data-kind="check" data-area="${e(c.area)}" data-status="${e(c.status)}">
 <summary>${statusBadge(c.status, c.nonStrict)} <span class="mono">${e(c.id)}</span> ${e(c.title)} <span class="muted">[${rules}] · ${e(c.area)} · ${c.level} · ${Math.round(c.durationMs)} ms · ${c.exchanges.length} exchange${c.exchanges.length === 1 ? '' : 's'}</span></summary>
-<div class="body">${c.reason ? `<pre class="reason">${e(c.reason)}</pre>` : ''}${reproduce}${shown.map(({ x, i }) => exchangeHtml(x, i + 1, cap, i === failing?.index)).join('\n')}${more > 0 ? `<p class="muted">${more} more exchanges in results.json</p>` : ''}${c.exchanges.length ? '' : '<p class="muted">no exchange recorded</p>'}</div>
+<div class="body">${c.reason ? `<pre class="reason">${e(c.reason)}</pre>` : ''}${reproduce}${replay}${shown.map(({ x, i }) => exchangeHtml(x, i + 1, cap, i === failing?.index)).join('\n')}${more > 0 ? `<p class="muted">${more} more exchanges in results.json</p>` : ''}${c.exchanges.length ? '' : '<p class="muted">no exchange recorded</p>'}</div>
 </details>`;
 }
 

@@ -34,6 +34,7 @@ function failureBody(c: CheckResult): string {
   const lines = [c.reason ?? 'failed'];
   const failing = failingExchange(c);
   if (failing) lines.push('', failingExchangeText(c, failing), `reproduce with: ${curlOf(failing.exchange)}`);
+  if (c.replay) lines.push(`replay with: ${c.replay}`);
   return lines.join('\n');
 }
 

@@ -49,6 +49,7 @@ function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
         '',
       );
     }
+    if (c.replay) lines.push('    - replay with:', '', '      ```sh', `      ${c.replay}`, '      ```', '');
   }
   return lines;
 }

@@ -21,6 +21,8 @@ export interface CheckResult {
   reason?: string;
   /** Index in exchanges of the exchange the failing expectation was about. */
   failedExchange?: number;
+  /** A command that runs the failing case again (a generated check's seed and rule). */
+  replay?: string;
   durationMs: number;
   exchanges: RecordedExchange[];
 }

@@ -1,49 +1,178 @@
-// An exchange as a curl command with every redacted value as a shell variable, never a secret,
-// and quoted so a hostile URL or body cannot break out of its word.
-import { execFileSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { curlOf, variablesOf } from '../../src/client/curl.ts';
-import type { RecordedExchange } from '../../src/client/index.ts';
+// The one curl renderer: a recorded exchange's request as a command that sends the same request
+// again, byte for byte, once the variables it names are exported; no secret in the command itself,
+// and no URL, header or body can break out of its shell word.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { variablesOf } from '../../src/client/curl.ts';
+import {
+  type ApiRequest,
+  createApiClient,
+  curlOf,
+  curlVariables,
+  type RecordedExchange,
+} from '../../src/client/index.ts';
 import { apiKeyExchange } from '../support/exchange.ts';
+import { json, type Received, SECRETS, startServer, type TestServer, testConfig } from './helpers.ts';
 
-const base: RecordedExchange = apiKeyExchange;
+const run = promisify(execFile);
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
-/** The words a POSIX shell makes of the command (printf shows each), with the variables set. */
-function shellWords(command: string): string[] {
-  const script = `set -- ${command.replace(/^curl /, '')}; for w in "$@"; do printf '%s\\n' "$w"; done`;
-  const out = execFileSync('sh', ['-c', script], {
-    env: { PATH: process.env.PATH, API_KEY_SECRET: 'S1', CLIENT_SECRET: 'S2', ACCESS_TOKEN: 'T3' },
-  });
-  return out.toString().trimEnd().split('\n');
+const TOKEN = 'issued-token-5e6f7a8b';
+/** What a person exports before pasting a command: the table's secret rows and the run's token. */
+const EXPORTED = {
+  CLIENT_SECRET: SECRETS.clientSecret,
+  API_KEY_SECRET: SECRETS.apiKeySecret,
+  PINNED_API_KEY_SECRET: SECRETS.pinnedSecret,
+  EXPIRED_ACCESS_TOKEN: SECRETS.expiredToken,
+  ACCESS_TOKEN: TOKEN,
+};
+
+/** Runs a command in a POSIX shell with the variables exported. */
+async function sh(command: string, env: Record<string, string> = EXPORTED): Promise<string> {
+  const { stdout } = await run('sh', ['-c', command], { env: { PATH: process.env.PATH ?? '', ...env } });
+  return stdout;
 }
 
-describe('curlOf', () => {
-  it('names the API key secret as a variable, drops transport headers', () => {
-    const command = curlOf(base);
-    expect(command).toBe(
-      `curl -i 'http://127.0.0.1:4010/api/v1/customers?page=2' -H 'x-api-key-id: local-api-key' -H 'x-api-key-secret: '"$API_KEY_SECRET" -H 'accept: application/json'`,
-    );
-    expect(variablesOf(command)).toEqual(['API_KEY_SECRET']);
-    expect(shellWords(command)).toContain('x-api-key-secret: S1');
-  });
+/** A request as a server sees it, without what only the sending program decides. */
+function seen(r: Received) {
+  const { host: _h, 'user-agent': _u, connection: _c, ...headers } = r.headers;
+  return { method: r.method, path: r.path, headers, body: r.body };
+}
 
-  it('a bearer token and a client secret in a body become $ACCESS_TOKEN and $CLIENT_SECRET', () => {
-    const command = curlOf({
-      ...base,
+const CASES: [string, ApiRequest][] = [
+  [
+    'API key, query',
+    { service: 'main', method: 'GET', path: 'v1/customers', query: { page: "2' $(id)" }, auth: 'apiKey' },
+  ],
+  ['bearer token', { service: 'main', method: 'GET', path: 'v1/user/me', auth: 'bearer' }],
+  [
+    'the client secret inside a JSON body',
+    {
+      service: 'main',
       method: 'POST',
-      requestHeaders: { authorization: '[REDACTED]', 'content-type': 'application/json' },
-      requestBody: `{"client_id":"it's-me","client_secret":"[REDACTED]"}`,
-    });
-    expect(command).not.toContain('[REDACTED]');
-    expect(variablesOf(command).sort()).toEqual(['ACCESS_TOKEN', 'CLIENT_SECRET']);
-    const words = shellWords(command);
-    expect(words).toContain('authorization: Bearer T3');
-    expect(words).toContain(`{"client_id":"it's-me","client_secret":"S2"}`);
-    expect(words.slice(0, 2)).toEqual(['-i', '-X']);
+      path: 'v1/auth/token',
+      auth: 'none',
+      body: { client_id: ["it's", 'me'], client_secret: SECRETS.clientSecret, note: '`id` "$HOME"' },
+    },
+  ],
+  [
+    'raw body without a content type, extra headers, PUT',
+    {
+      service: 'petstore',
+      method: 'PUT',
+      path: 'pets/7',
+      auth: 'none',
+      rawBody: '{"name":"O\'Neil"\n',
+      headers: { 'x-trace': 'a; b', 'x-empty': '' },
+    },
+  ],
+  [
+    'hand-made credentials holding the pinned secret, a URL with brackets',
+    {
+      service: 'main',
+      method: 'DELETE',
+      path: 'v1/reports',
+      query: { 'filter[a]': '{x}' },
+      auth: { headers: { 'x-api-key-id': 'pinned', 'x-api-key-secret': SECRETS.pinnedSecret } },
+    },
+  ],
+  [
+    'an empty body with a content type',
+    {
+      service: 'petstore',
+      method: 'POST',
+      path: 'pets',
+      auth: 'none',
+      rawBody: '',
+      contentType: 'text/plain',
+    },
+  ],
+];
+
+describe('curlOf: the recorded request, sent again', () => {
+  it.each(CASES)('%s: the server receives the same request from the command', async (_name, req) => {
+    server = await startServer((r, res) =>
+      r.path === '/api/v1/auth/token' && r.body.includes(SECRETS.clientSecret) && !r.body.includes('note')
+        ? json(res, 200, { access_token: TOKEN })
+        : json(res, 200, {}),
+    );
+    const client = createApiClient(testConfig(server.origin));
+    await client.request(req);
+    const exchange = client.recorder.exchanges().at(-1) as RecordedExchange;
+    const sent = seen(server.received.at(-1) as Received);
+    const command = curlOf(exchange);
+    for (const secret of [...Object.values(SECRETS), TOKEN]) expect(command).not.toContain(secret);
+    await sh(`${command} -s -o /dev/null`);
+    expect(seen(server.received.at(-1) as Received)).toEqual(sent);
+    expect(curlVariables(exchange)).toEqual(variablesOf(command));
   });
 
-  it('a hostile URL stays one word: no command substitution', () => {
-    const command = curlOf({ ...base, url: "http://x/$(touch /tmp/pwned)'`id`" });
-    expect(shellWords(command)).toContain("http://x/$(touch /tmp/pwned)'`id`");
+  it('names each secret by its row of the table of variables ($ACCESS_TOKEN for a token the run got)', async () => {
+    server = await startServer((r, res) =>
+      r.path === '/api/v1/auth/token' ? json(res, 200, { access_token: TOKEN }) : json(res, 200, {}),
+    );
+    const client = createApiClient(testConfig(server.origin));
+    await client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'apiKey' });
+    await client.request({ service: 'main', method: 'GET', path: 'v1/user/me', auth: 'bearer' });
+    const [key, token, me] = client.recorder.exchanges().map(curlOf);
+    expect(key).toBe(
+      `curl -i '${server.origin}/api/v1/customers' -H 'accept: application/json' -H 'x-api-key-id: test-key' -H 'x-api-key-secret: '"$API_KEY_SECRET"`,
+    );
+    expect(token).toBe(
+      `curl -i '${server.origin}/api/v1/auth/token' -H 'accept: application/json' -H 'content-type: application/json' --data-raw '{"client_id":"test-client","client_secret":"'"$CLIENT_SECRET"'"}'`,
+    );
+    expect(me).toContain(`-H 'authorization: Bearer '"$ACCESS_TOKEN"`);
+  });
+
+  it('a value the filter hides that no variable holds (a made-up credential) is a HIDDEN_ variable, never written', async () => {
+    server = await startServer((_r, res) => json(res, 401, {}));
+    const client = createApiClient(testConfig(server.origin));
+    await client.request({
+      service: 'main',
+      method: 'GET',
+      path: 'v1/user/me',
+      auth: { headers: { authorization: 'Bearer made-up-token-1234' } },
+    });
+    const command = curlOf(client.recorder.exchanges()[0] as RecordedExchange);
+    expect(command).not.toContain('made-up-token-1234');
+    expect(variablesOf(command)).toEqual(['HIDDEN_AUTHORIZATION']);
+  });
+
+  it('an exchange recorded without its request (older results) is rendered as it reads', () => {
+    expect(curlOf(apiKeyExchange)).toBe(
+      `curl -i 'http://127.0.0.1:4010/api/v1/customers?page=2' -H 'x-api-key-id: local-api-key' -H 'x-api-key-secret: [REDACTED]' -H 'accept: application/json'`,
+    );
+  });
+
+  it('a hostile URL stays one word: no command substitution', async () => {
+    const command = curlOf({ ...apiKeyExchange, url: "http://x/$(touch /tmp/pwned)'`id`" });
+    const words = await sh(`set -- ${command.replace(/^curl /, '')}; printf '%s\\n' "$@"`);
+    expect(words.split('\n')).toContain("http://x/$(touch /tmp/pwned)'`id`");
+  });
+});
+
+describe('curlOf: secrets as variables next to secret field names', () => {
+  it('a configured secret after client_secret= or access_token= is its variable, with nothing added', async () => {
+    server = await startServer((_r, res) => json(res, 200, {}));
+    const client = createApiClient(testConfig(server.origin));
+    await client.request({
+      service: 'main',
+      method: 'POST',
+      path: 'v1/form',
+      query: { access_token: SECRETS.expiredToken },
+      auth: 'none',
+      rawBody: `client_secret=${SECRETS.clientSecret}`,
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    const exchange = client.recorder.exchanges()[0] as RecordedExchange;
+    expect(curlVariables(exchange)).toEqual(['EXPIRED_ACCESS_TOKEN', 'CLIENT_SECRET']);
+    const sent = seen(server.received[0] as Received);
+    await sh(`${curlOf(exchange)} -s -o /dev/null`);
+    expect(seen(server.received[1] as Received)).toEqual(sent);
   });
 });

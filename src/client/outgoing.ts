@@ -1,0 +1,64 @@
+// The one description of a request on the wire: an ApiRequest (what a check asks for) becomes the
+// outgoing request (method, URL, headers with accept and credentials, body text) here and nowhere
+// else. Pure: the transport sends it, the recorder keeps it, the curl line is rendered from it.
+import type { TargetConfig } from '../config/index.ts';
+import type { ApiRequest } from './types.ts';
+
+export interface OutgoingRequest {
+  method: string;
+  url: URL;
+  /** Lower-case names, in the order they are sent. */
+  headers: Record<string, string>;
+  /** The body's text, sent as UTF-8. */
+  body?: string;
+}
+
+/** What the builder needs of a target: its two bases and the API key. */
+export type OutgoingTarget = Pick<TargetConfig, 'apiBaseUrl' | 'petstoreBaseUrl'> & {
+  credentials: Pick<TargetConfig['credentials'], 'apiKeyId' | 'apiKeySecret'>;
+};
+
+// `new URL('pets', '.../v1')` would replace the last segment: both bases must end with a slash.
+const withSlash = (base: string) => (base.endsWith('/') ? base : `${base}/`);
+
+/** The Authorization value of a bearer token; renewal swaps it through here too. */
+export const bearer = (token: string | undefined) => `Bearer ${token ?? ''}`;
+
+/** The token a bearer Authorization value carries (undefined for any other value). */
+export function bearerToken(value: string | undefined): string | undefined {
+  const match = /^Bearer (.*)$/.exec(value ?? '');
+  return match ? match[1] : undefined;
+}
+
+/**
+ * The request as it goes out. `token` is the bearer token of `auth: 'bearer'` (the client gets it
+ * from its token manager before building).
+ */
+export function buildOutgoing(req: ApiRequest, target: OutgoingTarget, token?: string): OutgoingRequest {
+  const base = req.service === 'main' ? target.apiBaseUrl : target.petstoreBaseUrl;
+  const url = new URL(req.path.replace(/^\/+/, ''), withSlash(base));
+  for (const [name, value] of Object.entries(req.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: string | undefined;
+  if (req.rawBody !== undefined) {
+    body = req.rawBody;
+    if (req.contentType) headers['content-type'] = req.contentType;
+  } else if (req.body !== undefined) {
+    body = JSON.stringify(req.body);
+    headers['content-type'] = req.contentType ?? 'application/json';
+  }
+  if (req.auth === 'apiKey') {
+    headers['x-api-key-id'] = target.credentials.apiKeyId;
+    headers['x-api-key-secret'] = target.credentials.apiKeySecret;
+  } else if (req.auth === 'bearer') {
+    headers.authorization = bearer(token);
+  } else if (typeof req.auth === 'object') {
+    for (const [name, value] of Object.entries(req.auth.headers)) headers[name.toLowerCase()] = value;
+  }
+  for (const [name, value] of Object.entries(req.headers ?? {})) headers[name.toLowerCase()] = value;
+  return body === undefined
+    ? { method: req.method, url, headers }
+    : { method: req.method, url, headers, body };
+}
