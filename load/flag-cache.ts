@@ -97,7 +97,7 @@ function sleepUntil(ms: number): void {
 }
 
 // Per VU (each k6 VU has its own runtime): its token and its view of the renewals.
-const session = new VuSession(() => issueToken(config));
+const session = new VuSession(() => inInit(() => issueToken(config)));
 const tracker = new FlagWindowTracker({ windowMs: plan.windowSeconds * 1000, toleranceMs: plan.toleranceMs });
 let lastChangeAt: number | undefined;
 let lastSlotMs = -1;

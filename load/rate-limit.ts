@@ -17,6 +17,7 @@ import { apiUrl, readLoadConfig, requireCredentials, secretValues } from './lib/
 import { k6Duration } from './lib/env.ts';
 import { inInit } from './lib/init.ts';
 import { apiKeyHeaders, bearerHeaders, issueToken, type Response, send, sendBatch } from './lib/k6/http.ts';
+import { inSetup } from './lib/k6/setup.ts';
 import { type ProbeAnswer, type ProbeResult, runLimitProbe } from './lib/limit-probe.ts';
 import { rateLimitFindings } from './lib/rate-limit-findings.ts';
 import { readRatePlan } from './lib/rate-plan.ts';
@@ -73,7 +74,8 @@ function answer(res: Response, kept: boolean, sentAtMs: number, receivedAtMs: nu
 
 export function setup(): ProbeResult {
   // One credential for the whole probe: the limiter counts per credential.
-  const headers = plan.auth === 'bearer' ? bearerHeaders(issueToken(config)) : apiKeyHeaders(config);
+  const headers =
+    plan.auth === 'bearer' ? bearerHeaders(inSetup(() => issueToken(config))) : apiKeyHeaders(config);
   const url = apiUrl(config, plan.path);
   const tags = { name: `GET /${plan.path}`, endpoint: 'probe' };
   const result = runLimitProbe(

@@ -19,7 +19,8 @@ import {
 } from './lib/config.ts';
 import { inInit } from './lib/init.ts';
 import { bearerHeaders, bodyText, get, issueToken, type Response } from './lib/k6/http.ts';
-import { pageCount } from './lib/pages.ts';
+import { inSetup } from './lib/k6/setup.ts';
+import { pageCount, readableSize } from './lib/pages.ts';
 import { readReleasePlan, releaseThresholds, USER_ERRORS } from './lib/release-plan.ts';
 import { VuSession } from './lib/session.ts';
 import { retryAfterSeconds } from './lib/shared/retry-after.ts';
@@ -47,24 +48,35 @@ export const options: Options = {
   summaryTrendStats: ['min', 'avg', 'med', 'p(90)', 'p(95)', 'max', 'count'],
 };
 
-export function setup(): void {
-  // Fail fast, with one line, when the credentials are refused (the token itself is not kept).
-  issueToken(config);
+/** What setup learnt once for every user: how many customer pages there are (undefined: page 1 only). */
+export interface ReleaseSetup {
+  totalPages: number | undefined;
 }
 
-// Per VU: its token, its flags' age and what it learnt of the customer pages.
-const session = new VuSession(() => issueToken(config));
-let flagsFetchedAt = Number.NEGATIVE_INFINITY;
-let totalPages: number | undefined;
+export function setup(): ReleaseSetup {
+  // Fail fast, with one line, when the credentials are refused. The page count is read here, once:
+  // the users' own answers are never read whole (bodies are discarded, load/lib/bounded.ts).
+  return inSetup(() => {
+    const token = issueToken(config);
+    const url = apiUrl(config, 'v1/customers', { page: 1 });
+    const tags = { name: 'GET /v1/customers?page=1 (page count)', endpoint: 'page-count' };
+    // k6 reads a kept body whole, with no cap: page 1 is read only when its answer, asked first
+    // with the body discarded, declares a size that is reasonable for a page.
+    const sized = get(config, url, bearerHeaders(token), tags);
+    if (!readableSize(sized.status, sized.headers['Content-Length'])) return { totalPages: undefined };
+    const first = get(config, url, bearerHeaders(token), tags, true);
+    return { totalPages: first.status === 200 ? pageCount(bodyText(first)) : undefined };
+  });
+}
 
-/**
- * A bearer GET with renewal; a 429 makes this user wait as a well-behaved client would. keepBody:
- * the body is read (else k6 discards it).
- */
-function call(url: string, endpoint: string, name: string, keepBody = false): Response {
-  const { response, renewed } = session.send(
-    (token, keep) => get(config, url, bearerHeaders(token), { name, endpoint }, keep),
-    keepBody,
+// Per VU: its token and its flags' age.
+const session = new VuSession(() => inInit(() => issueToken(config)));
+let flagsFetchedAt = Number.NEGATIVE_INFINITY;
+
+/** A bearer GET with renewal; a 429 makes this user wait as a well-behaved client would. */
+function call(url: string, endpoint: string, name: string): Response {
+  const { response, renewed } = session.send((token, keep) =>
+    get(config, url, bearerHeaders(token), { name, endpoint }, keep),
   );
   if (renewed) {
     renewals.add(1);
@@ -78,7 +90,8 @@ function call(url: string, endpoint: string, name: string, keepBody = false): Re
   return response;
 }
 
-export function visit(): void {
+export function visit(data: ReleaseSetup): void {
+  const totalPages = data?.totalPages;
   if (Date.now() - flagsFetchedAt >= plan.flagsTtlSeconds * 1000) {
     const flags = call(apiUrl(config, 'v1/feature-flags'), 'feature-flags', 'GET /v1/feature-flags');
     if (check(flags, { 'feature flags 200': (r) => r.status === 200 })) flagsFetchedAt = Date.now();
@@ -88,15 +101,8 @@ export function visit(): void {
   check(me, { 'user/me 200': (r) => r.status === 200 });
 
   const page = totalPages ? 1 + Math.floor(Math.random() * totalPages) : 1;
-  // The body is read only until the number of pages is known.
-  const customers = call(
-    apiUrl(config, 'v1/customers', { page }),
-    'customers',
-    'GET /v1/customers?page=N',
-    totalPages === undefined,
-  );
-  const ok = check(customers, { 'customers page 200': (r) => r.status === 200 });
-  if (ok) totalPages = pageCount(bodyText(customers)) ?? totalPages;
+  const customers = call(apiUrl(config, 'v1/customers', { page }), 'customers', 'GET /v1/customers?page=N');
+  check(customers, { 'customers page 200': (r) => r.status === 200 });
 
   if (plan.pets) {
     // The demo interface shows no authentication; never sent to production (petstoreAllowed).

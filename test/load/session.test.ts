@@ -1,6 +1,6 @@
 // One token per virtual user, renewed once on SESSION_EXPIRED; and reading total_pages.
 import { describe, expect, it } from 'vitest';
-import { pageCount } from '../../load/lib/pages.ts';
+import { pageCount, readableSize } from '../../load/lib/pages.ts';
 import { VuSession } from '../../load/lib/session.ts';
 
 const expired = {
@@ -103,5 +103,16 @@ describe('pageCount', () => {
     expect(pageCount(JSON.stringify({ pagination: { total_pages: '3' } }))).toBeUndefined();
     expect(pageCount('not json')).toBeUndefined();
     expect(pageCount(null)).toBeUndefined();
+  });
+});
+
+describe('readableSize', () => {
+  it('lets a 200 be read whole only when it declares at most 1 MiB', () => {
+    expect(readableSize(200, '4096')).toBe(true);
+    expect(readableSize(200, String(1024 * 1024))).toBe(true);
+    expect(readableSize(200, String(1024 * 1024 + 1))).toBe(false);
+    expect(readableSize(200, undefined)).toBe(false);
+    expect(readableSize(200, '12, 12')).toBe(false);
+    expect(readableSize(302, '10')).toBe(false);
   });
 });

@@ -128,7 +128,9 @@ export function issueToken(config: LoadConfig): string {
     token = undefined;
   }
   if (res.status !== 200 || typeof token !== 'string' || token === '') {
-    const code = errorCode(jsonBody(body));
+    // The code is the target's text: shown only when it looks like one (no escapes reach the terminal).
+    const given = errorCode(jsonBody(body));
+    const code = given !== undefined && /^[A-Z][A-Z0-9_]{0,63}$/.test(given) ? given : undefined;
     const where = redirectOrigin(res.status, res.headers.Location, url);
     throw new Error(
       `token request refused: HTTP ${res.status}${code ? ` ${code}` : ''}${where ? ` (a redirect to ${where}, not followed)` : ''}${res.error ? ` (${res.error})` : ''}`,

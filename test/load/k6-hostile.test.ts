@@ -1,0 +1,155 @@
+// The k6 scripts against a hostile target, with real k6 (issue 22): a target that redirects to
+// another loopback address (a listener on 127.0.0.2 recording every header and body) or to the same
+// host on another port, answers the token route with a 307, or sends huge or endless bodies, and
+// echoes every secret it receives and sets cookies on every answer. For each: nothing reaches the
+// listener, no cookie comes back, no fragment of a secret (8 characters or more) appears in any
+// output, and the exit code and the report's verdict tell what happened. Memory against the big and
+// endless bodies is measured by `npm run bench:k6-memory` (benchmarks print figures; tests do not time).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redirectCheckName } from '../../load/lib/bounded.ts';
+import type { LoadReport } from '../../load/lib/summary/report.ts';
+import type { LoadScriptName } from '../../src/launcher/scripts.ts';
+import { type Listener, startListener } from '../cli/hostile-listener.ts';
+import { type K6HostileKind, type K6HostileTarget, startK6HostileTarget } from './hostile-api.ts';
+import { type K6Run, k6, MISSING_K6, noK6, removeReportDirs, reports, runK6At } from './k6-run.ts';
+
+afterAll(removeReportDirs);
+
+const CLIENT_SECRET = 'k6-hostile-client-secret-4c1d9e';
+/** runK6At's API key secret. */
+const API_KEY_SECRET = 'independent-server-secret';
+
+interface HostileRun {
+  run: K6Run;
+  target: K6HostileTarget;
+  listener: Listener;
+  written: string;
+}
+
+/** Every 8-character piece of every secret found in the text (none expected). */
+function secretFragments(text: string, secrets: string[]): string[] {
+  const found: string[] = [];
+  for (const secret of secrets) {
+    for (let i = 0; i + 8 <= secret.length; i++) {
+      const piece = secret.slice(i, i + 8);
+      if (text.includes(piece)) found.push(piece);
+    }
+  }
+  return found;
+}
+
+async function hostileRun(
+  kind: K6HostileKind,
+  script: LoadScriptName,
+  variables: Record<string, string>,
+  listenerHost = '127.0.0.2',
+): Promise<HostileRun> {
+  const listener = await startListener(listenerHost);
+  const target = await startK6HostileTarget(kind, {
+    elsewhere: listener.origin,
+    hugeBytes: 50 * 1024 * 1024,
+  });
+  try {
+    const run = await runK6At(script, target.apiBaseUrl, {
+      CLIENT_ID: 'k6-hostile-client',
+      CLIENT_SECRET,
+      PETSTORE_BASE_URL: target.petstoreBaseUrl,
+      REQUEST_TIMEOUT_MS: '2000',
+      LOAD_PROFILE: 'smoke',
+      RELEASE_VUS: '2',
+      RELEASE_DURATION: '3s',
+      RELEASE_THINK_TIME: '0.2s',
+      RATE_BUDGET: '5s',
+      ...variables,
+    });
+    const files = readdirSync(run.reportDir).map((name) => readFileSync(join(run.reportDir, name), 'utf8'));
+    return { run, target, listener, written: [run.output, ...files].join('\n') };
+  } finally {
+    await target.close();
+    await listener.close();
+  }
+}
+
+function expectNothingLeaked(h: HostileRun): void {
+  expect(h.listener.heard, 'requests that reached the listener').toEqual([]);
+  expect(h.target.cookiesReturned(), 'requests that sent a cookie back').toBe(0);
+  const secrets = [CLIENT_SECRET, API_KEY_SECRET, ...h.target.issuedTokens];
+  expect(secretFragments(h.written, secrets), 'secret fragments in the output and reports').toEqual([]);
+  expect(h.run.output, 'no stack trace').not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+}
+
+function report(h: HostileRun, script: string): LoadReport {
+  return reports(h.run, script).json;
+}
+
+describe.skipIf(noK6)(
+  'k6 against a hostile target (real k6; skipped only where neither k6 nor Go is installed)',
+  {
+    timeout: 120_000,
+  },
+  () => {
+    beforeAll(() => {
+      if (!k6) throw new Error(MISSING_K6);
+    });
+
+    for (const [kind, host] of [
+      ['redirect-other-address', '127.0.0.2'],
+      ['redirect-other-port', '127.0.0.1'],
+    ] as const) {
+      it(`${kind}: release follows no redirect, fails naming only the Location's origin`, async () => {
+        const h = await hostileRun(kind, 'release', {}, host);
+        expectNothingLeaked(h);
+        expect(h.target.requests(), 'the target itself was reached').toBeGreaterThan(0);
+        expect(h.run.code, h.run.output.slice(-1500)).toBe(99);
+        const json = report(h, 'release');
+        expect(json.verdict).toBe('failed');
+        const name = redirectCheckName(302, h.listener.origin);
+        const finding = json.checks.find((c) => c.name === name);
+        expect(finding, JSON.stringify(json.checks)).toBeDefined();
+        expect(finding?.fails).toBeGreaterThan(0);
+        expect(json.thresholds.find((t) => t.metric === 'load_redirects_not_followed')?.ok).toBe(false);
+      });
+
+      it(`${kind}: the rate-limit probe sends its API key nowhere else and does not count the redirects as answers`, async () => {
+        const h = await hostileRun(kind, 'rate-limit', {}, host);
+        expectNothingLeaked(h);
+        expect(h.run.code, h.run.output.slice(-1500)).toBe(99);
+        const json = report(h, 'rate-limit');
+        expect(json.verdict).toBe('failed');
+        expect(json.checks.some((c) => c.name === redirectCheckName(302, h.listener.origin))).toBe(true);
+      });
+    }
+
+    it('token-307: the client secret is not posted elsewhere and no token from elsewhere is used', async () => {
+      const h = await hostileRun('token-307', 'release', {});
+      expectNothingLeaked(h);
+      expect(h.run.code, h.run.output.slice(-1500)).toBe(108);
+      const line = h.run.output.split('\n').find((l) => l.includes('token request refused'));
+      expect(line, h.run.output.slice(-1500)).toContain(
+        `HTTP 307 MOVED (a redirect to ${h.listener.origin}, not followed)`,
+      );
+      expect(h.run.output, 'one line, no stack').not.toMatch(/\tat |\\tat /);
+      // Only the token route was asked: nothing went on with a token.
+      expect(h.target.requests()).toBe(1);
+    });
+
+    it('huge-body: bodies are discarded, the run ends on its own time with an honest verdict', async () => {
+      const h = await hostileRun('huge-body', 'release', {});
+      expectNothingLeaked(h);
+      const json = report(h, 'release');
+      // The answers are 200s: the release profile judges statuses and latency, which reports() holds
+      // consistent with the exit code (0 passed, 99 failed: the smoke p95 may not hold for 50 MB answers).
+      expect([0, 99], h.run.output.slice(-1500)).toContain(h.run.code);
+      expect(json.figures.length).toBeGreaterThan(0);
+    });
+
+    it('endless-body: every request ends at the timeout, the run fails, nothing hangs', async () => {
+      const h = await hostileRun('endless-body', 'release', {});
+      expectNothingLeaked(h);
+      expect(h.run.code, h.run.output.slice(-1500)).toBe(99);
+      expect(report(h, 'release').verdict).toBe('failed');
+    });
+  },
+);
