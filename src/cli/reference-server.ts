@@ -1,12 +1,15 @@
 // npm run reference-server -- [--port 4010] [--host 127.0.0.1] [--fault NAME ...] [--rate-limit N|off]
 //   [--rate-window SECONDS] [--token-ttl SECONDS] [--session-expired-status N] [--latency MS]
-//   [--extra-fields] [--control] [--flag-window SECONDS] [--flag-change SECONDS]
+//   [--extra-fields] [--choice NAME=VALUE ...] [--control] [--flag-window SECONDS] [--flag-change SECONDS]
 // npm run reference-server -- --list-faults [--markdown]
 // Starts the embedded reference server and prints its base URLs and the credentials it accepts
 // (the local demo values, printed on purpose). Bad arguments: one line, exit 2.
 import { parseArgs } from 'node:util';
 import { firstLine } from '../client/errors.ts';
 import {
+  CHOICES,
+  type Choices,
+  checkChoice,
   DEFAULT_CREDENTIALS,
   FAULTS,
   PINNED_ADDRESS,
@@ -20,7 +23,10 @@ const USAGE =
   'usage: npm run reference-server -- [--port N] [--host H] [--fault NAME ...] [--rate-limit N|off] ' +
   '[--rate-window S] [--rate-shape fixed-window|sliding-window|token-bucket] [--rate-refill PER_S] ' +
   '[--rate-headers] [--token-ttl S] [--session-expired-status N] [--latency MS] [--extra-fields] ' +
-  '[--control] [--flag-window S] [--flag-change S] | --list-faults [--markdown]';
+  `[--choice NAME=VALUE ...] [--control] [--flag-window S] [--flag-change S] | --list-faults [--markdown]\n` +
+  `choices where the spec is silent (the first value is the default): ${Object.entries(CHOICES)
+    .map(([name, c]) => `${name}=${c.values.join('|')}`)
+    .join(', ')}`;
 
 class UsageError extends Error {}
 
@@ -116,6 +122,7 @@ function parseCommand(argv: string[]): Command {
         'flag-window': { type: 'string' },
         'flag-change': { type: 'string' },
         'extra-fields': { type: 'boolean' },
+        choice: { type: 'string', multiple: true },
         control: { type: 'boolean' },
         'list-faults': { type: 'boolean' },
         markdown: { type: 'boolean' },
@@ -159,6 +166,17 @@ function parseCommand(argv: string[]): Command {
     options.rateLimit = { ...(options.rateLimit ?? { limit: 600, windowSeconds }), ...shaped };
   }
   if (values['rate-headers'] === true) options.rateLimitHeaders = true;
+  const choices: Partial<Choices> = {};
+  for (const given of (values.choice as string[] | undefined) ?? []) {
+    const [name = '', value] = given.split('=', 2);
+    try {
+      const [checked, v] = checkChoice(name, value);
+      (choices as Record<string, string>)[checked] = v;
+    } catch (error) {
+      throw new UsageError(`--choice ${firstLine(error).replace(/^reference server: /, '')}`);
+    }
+  }
+  if (Object.keys(choices).length > 0) options.choices = choices;
   const ttl = integerArg('token-ttl', values['token-ttl'] as string | undefined, 0, 31_536_000);
   if (ttl !== undefined) options.tokenTtlSeconds = ttl;
   const expiredStatus = integerArg(
@@ -217,6 +235,7 @@ async function main(): Promise<void> {
       `  PINNED_API_KEY_ID=${c.pinnedApiKeyId}   (pinned to ${PINNED_ADDRESS}: refused from here)`,
       `  PINNED_API_KEY_SECRET=${c.pinnedApiKeySecret}`,
       `faults: ${faults.length ? faults.join(', ') : 'none'}`,
+      ...Object.entries(command.options.choices ?? {}).map(([name, value]) => `choice: ${name}=${value}`),
       ...flagLines(command.options),
       'Ctrl+C stops it.',
       '',

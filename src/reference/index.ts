@@ -12,8 +12,8 @@ export type { ReferenceControl } from './control.ts';
 export { DEFAULT_CREDENTIALS, PINNED_ADDRESS } from './credentials.ts';
 export { FAULTS, type FaultInfo } from './faults.ts';
 export { FEATURES } from './features.ts';
-export type { RateLimit, ReferenceServerOptions } from './options.ts';
-export { RATE_LIMIT_SHAPES } from './options.ts';
+export type { ChoiceName, Choices, RateLimit, ReferenceServerOptions } from './options.ts';
+export { CHOICES, checkChoice, RATE_LIMIT_SHAPES } from './options.ts';
 export type { RequestCounts } from './request-counts.ts';
 
 export interface RunningReferenceServer {

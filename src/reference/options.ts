@@ -14,6 +14,74 @@ export interface RateLimit {
 
 export const RATE_LIMIT_SHAPES = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 
+/**
+ * The open choices the generated requests touch: where the spec says "not shown", this server's
+ * answer (the first value) and the other conformant ones, each switchable (`choices`, `--choice
+ * NAME=VALUE`), so the suite can be run against every one of them (src/runner/variants.ts).
+ * `notShown` is the spec's silence the choice answers (docs/reference-server.md lists them).
+ */
+export const CHOICES = {
+  'request-media-type': {
+    values: ['json-only', 'any'],
+    notShown: 'request media types: the spec says only "JSON is the payload format"',
+    meaning:
+      'a request body of another Content-Type: refused with 415 (`json-only`), or read as JSON (`any`)',
+  },
+  'unknown-pet-fields': {
+    values: ['ignore', 'store', 'refuse'],
+    notShown: 'fields of a Pet beyond id, name, tag and status',
+    meaning: 'ignored (`ignore`), stored and answered back (`store`), or refused with 400 (`refuse`)',
+  },
+  'limit-above-100': {
+    values: ['refuse', 'clamp'],
+    notShown: 'the answer to a limit above the maximum of 100',
+    meaning: 'refused with 400 (`refuse`), or clamped to 100 (`clamp`)',
+  },
+  'limit-zero': {
+    values: ['refuse', 'empty'],
+    notShown: 'a minimum of limit',
+    meaning: 'limit=0 refused with 400 (`refuse`), or answered with no pets (`empty`)',
+  },
+  'page-below-one': {
+    values: ['400', '422'],
+    notShown: 'the answer to page 0 or a negative page (only a page above total_pages is shown: 422)',
+    meaning: 'refused with 400 (`400`) or 422 (`422`), VALIDATION_ERROR either way',
+  },
+  'integer-strings': {
+    values: ['refuse', 'read'],
+    notShown: 'whether a Pet id written as a string of digits ("7") is refused',
+    meaning: 'refused with 400 (`refuse`), or read as the integer (`read`)',
+  },
+  'empty-query-value': {
+    values: ['refuse', 'absent'],
+    notShown: 'the answer to an empty page or limit (page=, limit=)',
+    meaning: 'refused with 400 (`refuse`), or read as if it were not given (`absent`)',
+  },
+} as const;
+
+export type ChoiceName = keyof typeof CHOICES;
+export type Choices = { -readonly [K in ChoiceName]: (typeof CHOICES)[K]['values'][number] };
+
+export const DEFAULT_CHOICES = Object.fromEntries(
+  Object.entries(CHOICES).map(([name, c]) => [name, c.values[0]]),
+) as Choices;
+
+/** A choice checked: one line naming the choice and its values when it is not one. */
+export function checkChoice(name: string, value: unknown): [ChoiceName, string] {
+  const choice = (CHOICES as Record<string, { values: readonly string[] }>)[name];
+  if (!choice) {
+    throw new Error(
+      `reference server: unknown choice ${JSON.stringify(name)} (choices: ${Object.keys(CHOICES).join(', ')})`,
+    );
+  }
+  if (typeof value !== 'string' || !choice.values.includes(value)) {
+    throw new Error(
+      `reference server: choice ${name} must be one of ${choice.values.join(', ')}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return [name as ChoiceName, value];
+}
+
 export interface ReferenceServerOptions {
   host?: string; // default 127.0.0.1
   port?: number; // default 0 (ephemeral)
@@ -31,11 +99,13 @@ export interface ReferenceServerOptions {
   rateLimitHeaders?: boolean; // IETF RateLimit and RateLimit-Policy on every limited answer, default false
   flagWindowSeconds?: number; // how long flag data is cached (default 60, the spec's); short for tests
   flagChangeSeconds?: number; // new-dashboard and beta-exports change on their own this often; 0: never (default)
+  choices?: Partial<Choices>; // other conformant answers where the spec is silent (CHOICES; tolerance variants)
 }
 
-export type ResolvedOptions = Required<Omit<ReferenceServerOptions, 'rateLimit' | 'faults'>> & {
+export type ResolvedOptions = Required<Omit<ReferenceServerOptions, 'rateLimit' | 'faults' | 'choices'>> & {
   rateLimit: RateLimit | null;
   faults: readonly string[];
+  choices: Choices;
 };
 
 export const DEFAULT_RATE_LIMIT: RateLimit = { limit: 600, windowSeconds: 60 };
@@ -57,6 +127,7 @@ const DEFAULTS: ResolvedOptions = {
   rateLimitHeaders: false,
   flagWindowSeconds: 60,
   flagChangeSeconds: 0,
+  choices: DEFAULT_CHOICES,
 };
 
 function integer(name: string, value: number, min: number, max: number): number {
@@ -125,5 +196,11 @@ export function resolveOptions(options: ReferenceServerOptions = {}): ResolvedOp
   seconds('flagWindowSeconds', o.flagWindowSeconds, 0.1, 86_400);
   if (o.flagChangeSeconds !== 0) seconds('flagChangeSeconds', o.flagChangeSeconds, 0.1, 86_400);
   if (o.rateLimit !== null) o.rateLimit = checkRateLimit(o.rateLimit);
-  return { ...o, faults: [...o.faults] };
+  const choices = { ...DEFAULT_CHOICES };
+  for (const [name, value] of Object.entries(options.choices ?? {})) {
+    if (value === undefined) continue;
+    const [checked, v] = checkChoice(name, value);
+    (choices as Record<string, string>)[checked] = v;
+  }
+  return { ...o, faults: [...o.faults], choices };
 }

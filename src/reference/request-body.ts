@@ -71,16 +71,17 @@ const unsupported = (type: string | undefined) =>
   );
 
 /**
- * The parsed JSON body: 415 for another content type, 413 over the cap, 400 for bad JSON.
+ * The parsed JSON body: 415 for another content type (unless `anyMediaType`: the other choice the
+ * spec leaves open, any body read as JSON), 413 over the cap, 400 for bad JSON.
  * An optional body may be absent (nothing sent): then undefined.
  */
 export async function readJsonBody(
   req: IncomingMessage,
-  options: { optional?: boolean; limit?: number; crashOnMalformed?: boolean } = {},
+  options: { optional?: boolean; limit?: number; crashOnMalformed?: boolean; anyMediaType?: boolean } = {},
 ): Promise<unknown> {
   const limit = options.limit ?? BODY_LIMIT_BYTES;
   const type = req.headers['content-type'];
-  if (!isJsonContentType(type)) {
+  if (!isJsonContentType(type) && !options.anyMediaType) {
     // Read (up to the cap) so a keep-alive connection stays usable.
     const raw = await readRaw(req, limit).catch(() => undefined);
     if (options.optional && type === undefined && raw?.length === 0) return undefined;

@@ -4,21 +4,13 @@
 // servers must pass.
 import { FAULTS } from '../reference/index.ts';
 import { findRule } from '../rules/catalogue.ts';
-import { type CheckOutcome, runVariants, type Variant, type VariantOutcome } from './variants.ts';
-
-/** Conformant servers that make other choices where the spec says "not shown". */
-export const TOLERANCE_VARIANTS: readonly Variant[] = [
-  { name: 'other-choices:session-expired-419', reference: { sessionExpiredStatus: 419 } },
-  {
-    name: 'other-choices:extra-fields-73-customers',
-    reference: { extraFields: true, customers: 73 },
-  },
-  {
-    name: 'other-choices:one-page-403-expiry',
-    reference: { customers: 12, sessionExpiredStatus: 403 },
-  },
-  { name: 'other-choices:no-customers', reference: { customers: 0 } },
-];
+import {
+  type CheckOutcome,
+  runVariants,
+  TOLERANCE_VARIANTS,
+  type Variant,
+  type VariantOutcome,
+} from './variants.ts';
 
 export interface FaultRow {
   fault: string;

@@ -27,6 +27,48 @@ export interface Variant {
   areas?: readonly Area[];
 }
 
+/**
+ * Conformant servers that answer otherwise where the spec says "not shown": every one must pass the
+ * whole suite (`npm run faults` runs them as tolerance rows). One row per other choice of the
+ * reference server (CHOICES in src/reference/options.ts; docs/reference-server.md names the spec's
+ * silence each answers), plus other sizes and statuses.
+ */
+export const TOLERANCE_VARIANTS: readonly Variant[] = [
+  { name: 'other-choices:session-expired-419', reference: { sessionExpiredStatus: 419 } },
+  {
+    name: 'other-choices:extra-fields-73-customers',
+    reference: { extraFields: true, customers: 73 },
+  },
+  {
+    name: 'other-choices:one-page-403-expiry',
+    reference: { customers: 12, sessionExpiredStatus: 403 },
+  },
+  { name: 'other-choices:no-customers', reference: { customers: 0 } },
+  // The open choices the generated requests touch (the defaults are the clean row's).
+  {
+    name: 'other-choices:any-media-type-read-as-json',
+    reference: { choices: { 'request-media-type': 'any' } },
+  },
+  {
+    name: 'other-choices:unknown-pet-fields-stored',
+    reference: { choices: { 'unknown-pet-fields': 'store' } },
+  },
+  {
+    name: 'other-choices:unknown-pet-fields-refused',
+    reference: { choices: { 'unknown-pet-fields': 'refuse' } },
+  },
+  {
+    name: 'other-choices:limit-clamped-limit-0-empty',
+    reference: { choices: { 'limit-above-100': 'clamp', 'limit-zero': 'empty' } },
+  },
+  { name: 'other-choices:page-below-1-422', reference: { choices: { 'page-below-one': '422' } } },
+  { name: 'other-choices:integer-strings-read', reference: { choices: { 'integer-strings': 'read' } } },
+  {
+    name: 'other-choices:empty-query-value-absent',
+    reference: { choices: { 'empty-query-value': 'absent' } },
+  },
+];
+
 export interface CheckOutcome {
   id: string;
   rules: string[];

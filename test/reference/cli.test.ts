@@ -98,6 +98,22 @@ describe('npm run reference-server', { timeout: 30_000 }, () => {
     expect(refused.headers['retry-after']).toBe('2');
   });
 
+  it('--choice request-media-type=any: a text/plain body is read as JSON, and the banner says so', async () => {
+    const child = start(['--port', '0', '--choice', 'request-media-type=any']);
+    const text = await banner(child);
+    expect(text).toContain('choice: request-media-type=any');
+    const pets = `${value(text, 'PETSTORE_BASE_URL')}/pets`;
+    const created = await call(pets, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{"id": 9401, "name": "Rex"}',
+    });
+    expect(created.status).toBe(201);
+    const exit = once(child, 'close');
+    child.kill('SIGTERM');
+    expect((await exit)[0]).toBe(0);
+  });
+
   it('says the control API is off without --control', async () => {
     const child = start(['--port', '0']);
     const text = await banner(child);
@@ -116,6 +132,11 @@ describe('npm run reference-server', { timeout: 30_000 }, () => {
     [['--token-ttl', '-3'], /token-ttl/],
     [['--session-expired-status', '200'], /--session-expired-status/],
     [['--what'], /Unknown option/],
+    [
+      ['--choice', 'limit-zero=maybe'],
+      /--choice choice limit-zero must be one of refuse, empty, got "maybe"/,
+    ],
+    [['--choice', 'colour=red'], /--choice unknown choice "colour"/],
   ])('%j: one line on stderr, exit 2', async (args, message) => {
     const { code, stdout, stderr } = await finish(start(args));
     expect(code).toBe(2);

@@ -1,7 +1,7 @@
 // docs/reference-server.md renders the fault table: it must list every fault of the code with its rule.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../../src/reference/index.ts';
+import { CHOICES, FAULTS } from '../../src/reference/index.ts';
 
 const readme = readFileSync(new URL('../../docs/reference-server.md', import.meta.url), 'utf8');
 const section =
@@ -9,10 +9,18 @@ const section =
 
 describe('docs/reference-server.md', () => {
   it('lists every fault with its rule (regenerate with --list-faults --markdown)', () => {
-    const rows = section.split('\n').filter((line) => /^\| `[a-z0-9-]+` \|/.test(line));
+    const rows = section.split('\n').filter((line) => /^\| `[a-z0-9-]+` \| [A-Z]+-\d{2} \|/.test(line));
     expect(rows).toEqual(
       FAULTS.map((f) => `| \`${f.name}\` | ${f.rule} | ${f.description.replace(/\|/g, '\\|')} |`),
     );
+  });
+
+  it('lists every switchable choice with every value it has', () => {
+    for (const [name, choice] of Object.entries(CHOICES)) {
+      const row = section.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+      expect(row, name).toBeDefined();
+      for (const value of choice.values) expect(row, `${name}=${value}`).toContain(`\`${value}\``);
+    }
   });
 
   it('names how to start the server and list the faults', () => {

@@ -54,6 +54,117 @@ describe('startReferenceServer options', () => {
     });
   });
 
+  it('refuses an unknown choice, or a value a choice does not have, in one line', async () => {
+    await expect(startReferenceServer({ choices: { 'no-such': 'x' } as never })).rejects.toThrow(
+      /unknown choice "no-such"/,
+    );
+    await expect(startReferenceServer({ choices: { 'limit-zero': 'maybe' as never } })).rejects.toThrow(
+      /choice limit-zero must be one of refuse, empty, got "maybe"/,
+    );
+  });
+
+  describe('choices where the spec is silent: this server, then the other conformant answer', () => {
+    const PETS = '/petstore/v1/pets';
+    const asText = { method: 'POST', headers: { 'content-type': 'text/plain' } };
+
+    it('request-media-type: a text/plain body refused with 415, or read as JSON', async () => {
+      await withServer({}, async (s) => {
+        const res = await s.call(PETS, { ...asText, body: '{"id": 9101, "name": "Rex"}' });
+        expect(res.status).toBe(415);
+      });
+      await withServer({ choices: { 'request-media-type': 'any' } }, async (s) => {
+        expect((await s.call(PETS, { ...asText, body: '{"id": 9101, "name": "Rex"}' })).status).toBe(201);
+        const token = await s.call('/api/v1/auth/token', {
+          ...asText,
+          body: JSON.stringify({
+            client_id: s.running.credentials.clientId,
+            client_secret: s.running.credentials.clientSecret,
+          }),
+        });
+        expect(token.status).toBe(200);
+        expect((await s.call(PETS, { ...asText, body: '{"id": 9102' })).status).toBe(400);
+      });
+    });
+
+    it('unknown-pet-fields: ignored, stored, or refused', async () => {
+      const pet = { id: 9201, name: 'Rex', colour: 'brown' };
+      await withServer({}, async (s) => {
+        expect((await s.call(PETS, { method: 'POST', body: pet })).status).toBe(201);
+        expect((await s.call(`${PETS}/9201`)).json).toEqual({ id: 9201, name: 'Rex' });
+      });
+      await withServer({ choices: { 'unknown-pet-fields': 'store' } }, async (s) => {
+        expect((await s.call(PETS, { method: 'POST', body: { ...pet, __proto__x: 1 } })).status).toBe(201);
+        expect((await s.call(`${PETS}/9201`)).json).toEqual({ ...pet, __proto__x: 1 });
+        const proto = await s.call(PETS, {
+          method: 'POST',
+          body: '{"id": 9202, "name": "Tom", "__proto__": {"a": 1}}',
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(proto.status).toBe(201);
+        expect((await s.call(`${PETS}/9202`)).json).toEqual({
+          id: 9202,
+          name: 'Tom',
+          ['__proto__']: { a: 1 },
+        });
+      });
+      await withServer({ choices: { 'unknown-pet-fields': 'refuse' } }, async (s) => {
+        const res = await s.call(PETS, { method: 'POST', body: pet });
+        expect(res.status).toBe(400);
+        expect((res.json as { message: string }).message).toMatch(/unknown field "colour"/);
+      });
+    });
+
+    it('limit-above-100 and limit-zero: refused, or clamped to 100 and answered with no pets', async () => {
+      await withServer({}, async (s) => {
+        expect((await s.call(`${PETS}?limit=101`)).status).toBe(400);
+        expect((await s.call(`${PETS}?limit=0`)).status).toBe(400);
+      });
+      await withServer({ choices: { 'limit-above-100': 'clamp', 'limit-zero': 'empty' } }, async (s) => {
+        expect((await s.call(`${PETS}?limit=101`)).json).toHaveLength(100);
+        expect((await s.call(`${PETS}?limit=0`)).json).toEqual([]);
+        expect((await s.call(`${PETS}?limit=-1`)).status).toBe(400);
+      });
+    });
+
+    it('page-below-one: page 0 and a negative page refused with 400, or with 422', async () => {
+      await withServer({}, async (s) => {
+        expect((await s.withKey('/api/v1/customers?page=0')).status).toBe(400);
+      });
+      await withServer({ choices: { 'page-below-one': '422' } }, async (s) => {
+        for (const page of ['0', '-2']) {
+          const res = await s.withKey(`/api/v1/customers?page=${page}`);
+          expect(res.status).toBe(422);
+          expect((res.json as { code: string }).code).toBe('VALIDATION_ERROR');
+        }
+        expect((await s.withKey('/api/v1/customers?page=abc')).status).toBe(400);
+      });
+    });
+
+    it('integer-strings: a pet id "9301" refused, or read as 9301', async () => {
+      const pet = { id: '9301', name: 'Rex' };
+      await withServer({}, async (s) => {
+        expect((await s.call(PETS, { method: 'POST', body: pet })).status).toBe(400);
+      });
+      await withServer({ choices: { 'integer-strings': 'read' } }, async (s) => {
+        expect((await s.call(PETS, { method: 'POST', body: pet })).status).toBe(201);
+        expect((await s.call(`${PETS}/9301`)).json).toEqual({ id: 9301, name: 'Rex' });
+      });
+    });
+
+    it('empty-query-value: page= and limit= refused, or read as not given', async () => {
+      await withServer({}, async (s) => {
+        expect((await s.withKey('/api/v1/customers?page=')).status).toBe(400);
+        expect((await s.call(`${PETS}?limit=`)).status).toBe(400);
+      });
+      await withServer({ choices: { 'empty-query-value': 'absent' } }, async (s) => {
+        expect(((await s.withKey('/api/v1/customers?page=')).json as Envelope).pagination.current_page).toBe(
+          1,
+        );
+        expect((await s.call(`${PETS}?limit=`)).json).toHaveLength(100);
+      });
+    });
+  });
+
   it('latencyMs delays every answer by at least that long', async () => {
     // A lower bound only: a timer never fires early, so this cannot flake on a slow machine.
     await withServer({ latencyMs: 60 }, async (s) => {

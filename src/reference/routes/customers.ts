@@ -8,13 +8,22 @@ import type { Reply } from '../reply.ts';
 type Page = { kind: 'number'; value: number } | { kind: 'huge'; digits: string };
 
 function requestedPage(ctx: RequestContext): Page {
-  const raw = singleParam(ctx, 'page');
+  const { choices } = ctx.state.options;
+  const given = singleParam(ctx, 'page');
+  // The choices the spec leaves open (src/reference/options.ts): an empty page read as none, and
+  // which 4xx refuses a page below 1.
+  const raw = given === '' && choices['empty-query-value'] === 'absent' ? undefined : given;
+  const belowOne = (message: string) =>
+    choices['page-below-one'] === '422'
+      ? new ApiError(422, 'VALIDATION_ERROR', message)
+      : badRequest(message);
   if (raw === undefined) return { kind: 'number', value: 1 };
   if (!/^\d+$/.test(raw)) {
     if (ctx.state.faults.has('page-not-integer-500') && !/^-\d+$/.test(raw)) {
       throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
     }
-    throw badRequest(`page must be an integer of at least 1, got ${quoted(raw)}`);
+    const message = `page must be an integer of at least 1, got ${quoted(raw)}`;
+    throw /^-\d+$/.test(raw) ? belowOne(message) : badRequest(message);
   }
   const digits = raw.replace(/^0+(?=\d)/, '');
   if (digits === '0') {
@@ -22,7 +31,7 @@ function requestedPage(ctx: RequestContext): Page {
       throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
     }
     if (ctx.state.faults.has('page-zero-first-page')) return { kind: 'number', value: 1 };
-    throw badRequest('page must be an integer of at least 1, got "0"');
+    throw belowOne('page must be an integer of at least 1, got "0"');
   }
   // Too large for a number, but still an integer page: beyond the last page, so a 422.
   return digits.length > 15 ? { kind: 'huge', digits } : { kind: 'number', value: Number(digits) };

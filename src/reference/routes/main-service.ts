@@ -30,7 +30,10 @@ export const createToken: Handler = async (ctx) => {
   let clientId: string;
   let userId: string;
   try {
-    const body = await readJsonBody(ctx.req, { crashOnMalformed: faults.has('malformed-json-500') });
+    const body = await readJsonBody(ctx.req, {
+      crashOnMalformed: faults.has('malformed-json-500'),
+      anyMediaType: state.options.choices['request-media-type'] === 'any',
+    });
     if (!isObject(body)) {
       throw new ApiError(
         400,

@@ -22,19 +22,19 @@ function positiveInteger(name: string, raw: string): number {
 }
 
 function listLimit(ctx: RequestContext): number {
-  const { faults } = ctx.state;
-  const raw = singleParam(ctx, 'limit');
+  const { faults, options } = ctx.state;
+  const { choices } = options;
+  const given = singleParam(ctx, 'limit');
+  const raw = given === '' && choices['empty-query-value'] === 'absent' ? undefined : given;
   const byDefault = faults.has('pets-default-limit-10') ? 10 : DEFAULT_LIMIT;
   if (raw === undefined || faults.has('pets-limit-ignored')) return byDefault;
   if (faults.has('pets-negative-limit-accepted') && /^-\d+$/.test(raw)) return byDefault;
-  // The other-choices server takes the conformant choices the spec leaves open: limit=0 gives no
-  // pets, a limit above 100 is clamped to 100 (this one refuses both).
-  if (ctx.state.options.extraFields && /^\d{1,16}$/.test(raw)) {
-    const wanted = Number(raw);
-    return faults.has('pets-limit-over-100') ? wanted : Math.min(wanted, MAX_LIMIT);
-  }
+  // The choices the spec leaves open (src/reference/options.ts): limit=0 refused or answered with
+  // no pets, a limit above 100 refused or clamped to 100.
+  if (/^0+$/.test(raw) && choices['limit-zero'] === 'empty') return 0;
   const limit = positiveInteger('limit', raw);
   if (limit > MAX_LIMIT && !faults.has('pets-limit-over-100')) {
+    if (choices['limit-above-100'] === 'clamp') return MAX_LIMIT;
     throw badRequest(`limit must be at most ${MAX_LIMIT}, got ${limit}`);
   }
   return limit;
@@ -55,14 +55,22 @@ export const listPets: Handler = (ctx) => {
   return { status: 200, headers, json: pets.map((pet) => ({ ...pet })) };
 };
 
+const PET_FIELDS: readonly string[] = ['id', 'name', 'tag', 'status'];
+
+/** Fields of a pet body the spec does not show. */
+const unknownFields = (body: Record<string, unknown>) =>
+  Object.keys(body).filter((k) => !PET_FIELDS.includes(k));
+
 /** Every problem of a pet body (several are reported together in `errors`). */
 function problemsOf(
   body: unknown,
   nameRequired: boolean,
-  loose: { anyStatus: boolean; noTag: boolean },
+  loose: { anyStatus: boolean; noTag: boolean; unknownRefused: boolean },
 ): string[] {
   if (!isObject(body)) return ['the body must be a JSON object (a Pet)'];
   const problems: string[] = [];
+  const unknown = loose.unknownRefused ? unknownFields(body) : [];
+  if (unknown.length > 0) problems.push(`unknown field ${unknown.map(quoted).join(', ')}`);
   const { id, name, tag, status } = body;
   if (id === undefined) problems.push('id is required');
   else if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
@@ -89,11 +97,24 @@ function problemsOf(
 export const createPet: Handler = async (ctx) => {
   limitAnonymous(ctx);
   const { faults, pets, options } = ctx.state;
-  const body = await readJsonBody(ctx.req, { crashOnMalformed: faults.has('malformed-json-500') });
+  const { choices } = options;
+  const sent = await readJsonBody(ctx.req, {
+    crashOnMalformed: faults.has('malformed-json-500'),
+    anyMediaType: choices['request-media-type'] === 'any',
+  });
+  // The other choice where the spec is silent: an id written as digits ("7") read as the integer.
+  const body =
+    choices['integer-strings'] === 'read' &&
+    isObject(sent) &&
+    typeof sent.id === 'string' &&
+    /^\d{1,15}$/.test(sent.id)
+      ? { ...sent, id: Number(sent.id) }
+      : sent;
   const nameless = faults.has('pet-without-name-accepted') || faults.has('nameless-pet-stored');
   const problems = problemsOf(body, !nameless, {
     anyStatus: faults.has('pet-status-outside-enum-stored'),
     noTag: faults.has('pet-tag-refused'),
+    unknownRefused: choices['unknown-pet-fields'] === 'refuse',
   });
   if (problems.length > 0) {
     const [only] = problems;
@@ -102,9 +123,13 @@ export const createPet: Handler = async (ctx) => {
       : badRequest(`the pet is not valid (${problems.length} problems, see errors)`, problems);
   }
   const fields = body as Record<string, unknown>;
-  const pet: Pet = { id: fields.id as number, name: fields.name as string };
+  let pet: Pet = { id: fields.id as number, name: fields.name as string };
   if (typeof fields.tag === 'string' && !faults.has('pet-tag-dropped')) pet.tag = fields.tag;
   if (typeof fields.status === 'string') pet.status = fields.status as Pet['status'];
+  if (choices['unknown-pet-fields'] === 'store') {
+    // Spread, not assigned: a spread defines own fields, so a field named __proto__ stays a field.
+    pet = { ...pet, ...Object.fromEntries(unknownFields(fields).map((k) => [k, fields[k]])) };
+  }
   // A nameless pet (accepted only under a fault) is not stored: every stored pet has a name.
   const store =
     (typeof fields.name === 'string' || faults.has('nameless-pet-stored')) && !faults.has('created-pet-lost');
