@@ -24,3 +24,7 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string, errors?: string[]): ApiError =>
   new ApiError(400, 'VALIDATION_ERROR', message, errors ? { errors } : {});
+
+/** The 500 a fault simulates: a crash on a client's input, unhandled. */
+export const simulatedCrash = (): ApiError =>
+  new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });

@@ -1,6 +1,6 @@
 // What a route handler gets for one request.
 import type { IncomingMessage } from 'node:http';
-import { badRequest } from './api-error.ts';
+import { badRequest, simulatedCrash } from './api-error.ts';
 import type { Reply } from './reply.ts';
 import type { ServerState } from './state.ts';
 
@@ -21,7 +21,10 @@ export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 /** The single value of a query parameter; a repeated parameter is a client error. */
 export function singleParam(ctx: RequestContext, name: string): string | undefined {
   const values = ctx.query.getAll(name);
-  if (values.length > 1) throw badRequest(`${name} must be given at most once`);
+  if (values.length > 1) {
+    if (ctx.state.faults.has('repeated-query-500')) throw simulatedCrash();
+    throw badRequest(`${name} must be given at most once`);
+  }
   return values[0];
 }
 

@@ -245,6 +245,35 @@ const TABLE = [
   fault('page-zero-500', 'GNR-01', 'page=0 crashes into a 500'),
   fault('page-not-integer-500', 'GNR-01', 'a page that is not an integer (page=abc) crashes into a 500'),
   fault('malformed-json-500', 'GNR-01', 'a request body that is not valid JSON crashes into a 500'),
+  // What a schema-based generator sends at the edges (src/generate/mutations.ts): one class each.
+  fault('pet-unknown-field-500', 'GNR-01', 'POST /pets crashes into a 500 on a field the Pet does not list'),
+  fault(
+    'pet-id-unsafe-integer-500',
+    'GNR-01',
+    'POST /pets crashes into a 500 on an id beyond 2^53 (9007199254740993, or beyond int64)',
+  ),
+  fault(
+    'limit-unsafe-integer-500',
+    'GNR-01',
+    'GET /pets crashes into a 500 on a limit beyond 2^53 (limit=9007199254740993, or beyond int64)',
+  ),
+  fault(
+    'limit-number-notation-500',
+    'GNR-01',
+    'GET /pets crashes into a 500 on a limit written as 1e2, 007, 1.0 or -0',
+  ),
+  fault('pet-long-text-500', 'GNR-01', 'POST /pets crashes into a 500 on a name or tag over 1000 characters'),
+  fault('pet-non-ascii-500', 'GNR-01', 'POST /pets crashes into a 500 on a name or tag that is not ASCII'),
+  fault(
+    'token-empty-string-500',
+    'GNR-01',
+    'the token route crashes into a 500 on an empty client_id or client_secret',
+  ),
+  fault(
+    'repeated-query-500',
+    'GNR-01',
+    'a repeated query parameter (limit=1&limit=2, page=1&page=2) crashes into a 500',
+  ),
   fault('pet-tag-refused', 'GNR-02', 'POST /pets refuses a valid pet that has a tag (400)'),
   fault(
     'token-wrong-type-accepted',

@@ -64,6 +64,33 @@ describe('each new fault is caught, with its rule', () => {
     ['page-not-integer-500', 'listCustomers', 'invalid', 'GNR-01', /page=abc answered 500/],
     ['malformed-json-500', 'createPets', 'invalid', 'GNR-01', /not valid JSON.*answered 500/],
     ['malformed-json-500', 'createToken', 'invalid', 'GNR-01', /answered 500/],
+    // What a schema-based generator sends at the edges: one fault a class.
+    [
+      'pet-unknown-field-500',
+      'createPets',
+      'invalid',
+      'GNR-01',
+      /"x_unlisted_property":"value".*answered 500/,
+    ],
+    [
+      'pet-id-unsafe-integer-500',
+      'createPets',
+      'invalid',
+      'GNR-01',
+      /id beyond 2\^53.*"id":9007199254740993.*answered 500/,
+    ],
+    ['limit-unsafe-integer-500', 'listPets', 'invalid', 'GNR-01', /limit=9007199254740993 answered 500/],
+    ['limit-number-notation-500', 'listPets', 'invalid', 'GNR-01', /limit=1e2 answered 500/],
+    ['pet-long-text-500', 'createPets', 'invalid', 'GNR-01', /name 10000 characters long.*answered 500/],
+    ['pet-non-ascii-500', 'createPets', 'invalid', 'GNR-01', /name not ASCII.*answered 500/],
+    ['token-empty-string-500', 'createToken', 'invalid', 'GNR-01', /client_id an empty string.*answered 500/],
+    [
+      'repeated-query-500',
+      'listPets',
+      'invalid',
+      'GNR-01',
+      /limit is given twice: GET \/pets\?limit=1&limit=2 answered 500/,
+    ],
     ['pet-tag-refused', 'createPets', 'valid', 'GNR-02', /"tag":.*answered 400/],
     [
       'token-wrong-type-accepted',

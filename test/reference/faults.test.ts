@@ -177,6 +177,27 @@ const PROBES: Record<string, Probe> = {
         body: '{"id": 5010, "name": "C"',
       })
     ).status === 400,
+  'pet-unknown-field-500': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5020, name: 'G', colour: 'brown' } })).status < 500,
+  'pet-id-unsafe-integer-500': async (s) =>
+    (
+      await s.call(PETS, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id": 9007199254740993, "name": "H"}',
+      })
+    ).status < 500,
+  'limit-unsafe-integer-500': async (s) => (await s.call(`${PETS}?limit=9007199254740993`)).status < 500,
+  'limit-number-notation-500': async (s) => (await s.call(`${PETS}?limit=1e2`)).status < 500,
+  'pet-long-text-500': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5021, name: 'I'.repeat(2000) } })).status < 500,
+  'pet-non-ascii-500': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5022, name: 'Zoë' } })).status < 500,
+  'token-empty-string-500': async (s) => {
+    const body = { client_id: '', client_secret: '' };
+    return (await s.call('/api/v1/auth/token', { method: 'POST', body })).status < 500;
+  },
+  'repeated-query-500': async (s) => (await s.call(`${PETS}?limit=1&limit=2`)).status < 500,
   'pet-tag-refused': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5011, name: 'D', tag: 'cat' } })).status === 201,
   'token-wrong-type-accepted': async (s) => {

@@ -1,5 +1,5 @@
 // The main service under /api/v1: the token route, customers, the user, feature flags, reports.
-import { ApiError } from '../api-error.ts';
+import { ApiError, simulatedCrash } from '../api-error.ts';
 import type { Handler, RequestContext } from '../context.ts';
 import { DEFAULT_CREDENTIALS, DEFAULT_USER_ID } from '../credentials.ts';
 import { users } from '../data.ts';
@@ -40,6 +40,9 @@ export const createToken: Handler = async (ctx) => {
         'VALIDATION_ERROR',
         'the request body must be a JSON object with client_id and client_secret',
       );
+    }
+    if (faults.has('token-empty-string-500') && (body.client_id === '' || body.client_secret === '')) {
+      throw simulatedCrash();
     }
     const loose = faults.has('token-wrong-type-accepted');
     const id = loose && body.client_id !== undefined ? String(body.client_id) : body.client_id;

@@ -1,8 +1,9 @@
 // The demo pet interface under /petstore/v1. The spec shows no authentication and no error
 // answers for it: no credentials are asked, and errors use the main service's error body.
-import { ApiError, badRequest } from '../api-error.ts';
+import { ApiError, badRequest, simulatedCrash } from '../api-error.ts';
 import { type Handler, quoted, type RequestContext, singleParam } from '../context.ts';
 import { PET_STATUSES, type Pet } from '../data.ts';
+import type { ActiveFaults } from '../faults.ts';
 import { limitAnonymous } from '../guards.ts';
 import { isObject, readJsonBody } from '../request-body.ts';
 
@@ -28,6 +29,19 @@ function listLimit(ctx: RequestContext): number {
   const raw = given === '' && choices['empty-query-value'] === 'absent' ? undefined : given;
   const byDefault = faults.has('pets-default-limit-10') ? 10 : DEFAULT_LIMIT;
   if (raw === undefined || faults.has('pets-limit-ignored')) return byDefault;
+  const read = Number(raw);
+  if (faults.has('limit-unsafe-integer-500') && /^\d+$/.test(raw) && !Number.isSafeInteger(read)) {
+    throw simulatedCrash();
+  }
+  // 1e2, 007, 1.0, -0: an integer, written otherwise than plainly.
+  if (
+    faults.has('limit-number-notation-500') &&
+    raw !== '' &&
+    Number.isSafeInteger(read) &&
+    String(read) !== raw
+  ) {
+    throw simulatedCrash();
+  }
   if (faults.has('pets-negative-limit-accepted') && /^-\d+$/.test(raw)) return byDefault;
   // The choices the spec leaves open (src/reference/options.ts): limit=0 refused or answered with
   // no pets, a limit above 100 refused or clamped to 100.
@@ -94,6 +108,20 @@ function problemsOf(
   return problems;
 }
 
+/** The faults that crash on what a schema-based generator sends at the edges. */
+function crashOnEdges(faults: ActiveFaults, body: Record<string, unknown>): void {
+  const texts = [body.name, body.tag].filter((t): t is string => typeof t === 'string');
+  const crashes =
+    (faults.has('pet-unknown-field-500') && unknownFields(body).length > 0) ||
+    (faults.has('pet-id-unsafe-integer-500') &&
+      Number.isInteger(body.id) &&
+      !Number.isSafeInteger(body.id)) ||
+    (faults.has('pet-long-text-500') && texts.some((t) => t.length > 1000)) ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is 0x00-0x7f
+    (faults.has('pet-non-ascii-500') && texts.some((t) => /[^\x00-\x7f]/.test(t)));
+  if (crashes) throw simulatedCrash();
+}
+
 export const createPet: Handler = async (ctx) => {
   limitAnonymous(ctx);
   const { faults, pets, options } = ctx.state;
@@ -110,6 +138,7 @@ export const createPet: Handler = async (ctx) => {
     /^\d{1,15}$/.test(sent.id)
       ? { ...sent, id: Number(sent.id) }
       : sent;
+  if (isObject(body)) crashOnEdges(faults, body);
   const nameless = faults.has('pet-without-name-accepted') || faults.has('nameless-pet-stored');
   const problems = problemsOf(body, !nameless, {
     anyStatus: faults.has('pet-status-outside-enum-stored'),
