@@ -5,8 +5,12 @@
 
 export const REDACTED = '[REDACTED]';
 
-/** Credentials learned from hand-made headers shorter than this would blank out ordinary text. */
-const MIN_LEARNED = 6;
+/**
+ * A value learned on the way (a token the target issued, a hand-made credential header) shorter
+ * than this is no secret pattern: a token `json` would blank every `json` of the evidence. The
+ * configured secrets are redacted whatever their length (the user chose them as secrets).
+ */
+export const MIN_LEARNED = 8;
 
 const SECRET_HEADERS = new Set([
   'authorization',
@@ -30,7 +34,7 @@ export interface SecretFilter {
   headers(headers: Record<string, string>): Record<string, string>;
   /** A deep copy with every string filtered (object keys included). */
   deep<T>(value: T): T;
-  /** Adds secrets learned later (tokens the client obtained). */
+  /** Adds secrets learned later (tokens the client obtained); shorter than MIN_LEARNED, ignored. */
   add(secret: string): void;
   /** Learns the values sent in credential headers (also hand-made ones), so echoes of them are caught. */
   learnFromHeaders(headers: Record<string, string>): void;
@@ -66,12 +70,15 @@ export function secretForms(secret: string): string[] {
 
 export function createSecretFilter(secrets: readonly string[]): SecretFilter {
   let known: string[] = [];
-  const add = (secret: string) => {
+  const remember = (secret: string) => {
     if (!secret) return;
     // Longest first, so a secret containing another is replaced whole.
     known = [...new Set([...known, ...secretForms(secret)])].sort((a, b) => b.length - a.length);
   };
-  for (const s of secrets) add(s);
+  for (const s of secrets) remember(s);
+  const add = (secret: string) => {
+    if (secret.trim().length >= MIN_LEARNED) remember(secret);
+  };
 
   const text = (value: string): string => {
     // Whole values first: a field pattern (client_secret=...) stops at '&' or '"' and would
@@ -98,7 +105,7 @@ export function createSecretFilter(secrets: readonly string[]): SecretFilter {
       for (const [name, value] of Object.entries(headers)) {
         if (!SECRET_HEADERS.has(name.toLowerCase())) continue;
         const credential = value.replace(/^\s*(?:Bearer|Basic)\s+/i, '').trim();
-        for (const v of [value.trim(), credential]) if (v.length >= MIN_LEARNED) add(v);
+        for (const v of [value.trim(), credential]) add(v);
       }
     },
     headers(headers) {

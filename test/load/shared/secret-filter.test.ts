@@ -38,6 +38,26 @@ describe('createSecretFilter', () => {
     expect(f.text('late-token-2 hand-made-token')).toBe(`${REDACTED} ${REDACTED}`);
   });
 
+  it('takes no learned value shorter than 8 characters as a secret pattern', () => {
+    // A target that issues the token `json` must not blank every `json` of the evidence.
+    const f = createSecretFilter(['cfg']);
+    f.add('json');
+    f.add('1234567');
+    f.learnFromHeaders({ authorization: 'Bearer abc', 'x-api-key-secret': 'short' });
+    expect(f.text('application/json 1234567 abc short')).toBe('application/json 1234567 abc short');
+    f.add('12345678');
+    expect(f.text('x12345678x')).toBe(`x${REDACTED}x`);
+    // A configured secret is the user's: redacted whatever its length.
+    expect(f.text('a cfg b')).toBe(`a ${REDACTED} b`);
+  });
+
+  it('redacts structured values so that their serialization stays valid JSON', () => {
+    // A text pass over serialized JSON ate the backslash of password=x\"y (results.json invalid).
+    const f = createSecretFilter([]);
+    const value = f.deep({ body: 'password=x"y&next=1' });
+    expect(JSON.parse(JSON.stringify(value))).toEqual({ body: `password=${REDACTED}"y&next=1` });
+  });
+
   it('takes a secret that cannot be URL-encoded (a lone surrogate) without throwing', () => {
     expect(createSecretFilter(['\ud800x']).text('a\ud800xb')).toBe(`a${REDACTED}b`);
   });
