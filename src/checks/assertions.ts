@@ -1,31 +1,28 @@
-// Assertions shared by the suites. Each fails with a one-line message that says what the target
-// did, so a report row explains itself without opening the evidence.
-import { expect } from 'vitest';
+// Assertions shared by the suites. Each fails with a failure object (failure.ts): a one-line
+// message that says what the target did, what was expected, what came, and the target's text as a
+// quote, so a report row explains itself without opening the evidence. The quote is never cut
+// here: check() redacts the failure first, the sinks cut it.
 import { errorCode as bodyErrorCode } from '../../load/lib/shared/error-body.ts';
 import type { ApiResponse } from '../client/index.ts';
 import type { ErrorBody, Unchecked, Validation } from '../contract/index.ts';
+import { CheckFailed, type CheckFailure } from './failure.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
-/** The response a failed expectation was about, carried on the error so the report marks its exchange. */
-export const FAILED_RESPONSE = Symbol('failedResponse');
-
-/** Fails with exactly the message: the report's reason reads as the target's behaviour, nothing more. */
-export function ensure(ok: boolean, message: string, about?: ApiResponse): void {
+/** Fails with exactly the message (and what else it knows): the report reads as the target's behaviour. */
+export function ensure(
+  ok: boolean,
+  message: string,
+  about?: ApiResponse,
+  details: Omit<CheckFailure, 'message'> = {},
+): void {
   if (ok) return;
-  try {
-    expect.fail(message);
-  } catch (error) {
-    if (about && error && typeof error === 'object') Object.assign(error, { [FAILED_RESPONSE]: about });
-    throw error;
-  }
+  throw new CheckFailed({ message, ...details }, about);
 }
 
 /** The response a failed expectation named, if any. */
 export function failedResponseOf(error: unknown): ApiResponse | undefined {
-  return error && typeof error === 'object'
-    ? ((error as Record<symbol, unknown>)[FAILED_RESPONSE] as ApiResponse | undefined)
-    : undefined;
+  return error instanceof CheckFailed ? (error.about as ApiResponse | undefined) : undefined;
 }
 
 // vitest's wording of its matchers, in the words a person reads in a report: what was expected,
@@ -82,7 +79,10 @@ function statusClass(label: string, test: (status: number) => boolean): StatusCl
 export function expectStatus(res: ApiResponse, expected: number | StatusClass, what: string) {
   const ok = typeof expected === 'number' ? res.status === expected : expected(res.status);
   const label = typeof expected === 'number' ? String(expected) : expected.label;
-  ensure(ok, `${what}: expected ${label}, got ${describeResponse(res)}`, res);
+  ensure(ok, `${what}: expected ${label}, got ${describeResponse(res)}`, res, {
+    expected: label,
+    actual: describeResponse(res),
+  });
 }
 
 export const is2xx = statusClass('2xx', (status) => status >= 200 && status < 300);
@@ -98,9 +98,13 @@ export function expectJsonBody(res: ApiResponse, what: string): unknown {
   return res.body;
 }
 
-export function expectValid(result: Validation, what: string): void {
+export function expectValid(result: Validation, what: string, about?: ApiResponse): void {
   if (!result.valid) {
-    expect.fail(`${what} does not match the schema: ${result.errors.slice(0, 5).join('; ')}`);
+    ensure(false, `${what} does not match the schema`, about, {
+      expected: 'the schema',
+      // The validator's words name the target's keys and values: target text, quoted as such.
+      quote: result.errors.slice(0, 5).join('; '),
+    });
   }
 }
 
@@ -111,11 +115,11 @@ export type ErrorBodyLike = Unchecked<ErrorBody>;
 export function expectErrorBody(res: ApiResponse, what: string): ErrorBodyLike {
   const body = res.body;
   const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-  ensure(
-    isObject,
-    `${what}: expected a JSON error body, got ${describeResponse(res)}: ${res.text.slice(0, 120)}`,
-    res,
-  );
+  ensure(isObject, `${what}: expected a JSON error body, got ${describeResponse(res)}`, res, {
+    expected: 'a JSON error body',
+    actual: describeResponse(res),
+    quote: res.text,
+  });
   const error = body as ErrorBodyLike;
   ensure(
     typeof error.message === 'string',

@@ -2,13 +2,13 @@
 // gives it a recording client, turns unmet needs into skips with a reason (never a silent pass),
 // and hands the reporter everything through the test's meta.
 import { describe, inject, type TestContext, TestRunner, test } from 'vitest';
+import { terminalText } from '../../load/lib/shared/safe-text.ts';
 import {
   type ApiClient,
   type ApiResponse,
   createApiClient,
   createRecorder,
   type ExchangeRecorder,
-  firstLine,
   type RecordedExchange,
 } from '../client/index.ts';
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
@@ -16,6 +16,7 @@ import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
 import { areaOfTags, areaTag } from '../rules/tags.ts';
 import { ensure, failedResponseOf, plainExpectation } from './assertions.ts';
 import { type ControlClient, controlOf } from './control.ts';
+import { CheckFailed, type CheckFailure, reasonOf } from './failure.ts';
 import type { CheckMeta } from './meta.ts';
 
 export interface CheckSpec {
@@ -79,13 +80,36 @@ function levelOf(rules: string[]): RuleLevel {
 const verbose = () => /^(1|true|yes|on)$/i.test(process.env.CONFORMANCE_VERBOSE ?? '');
 
 /**
- * A check failure says what the target did, in plain words; its stack frames point into the
- * suite's own code and tell a user nothing, so they go unless verbose.
+ * A failure as data: ours as our assertions made it; any other error (a vitest matcher, the
+ * client's transport error) as its message in plain words.
  */
-export function plainFailure(error: unknown): void {
-  if (!(error instanceof Error)) return;
-  error.message = plainExpectation(error.message);
-  if (!verbose()) error.stack = `${error.name}: ${error.message}`;
+export function failureOf(error: unknown): CheckFailure {
+  if (error instanceof CheckFailed) return error.failure;
+  const message = error instanceof Error ? error.message : String(error);
+  return { message: plainExpectation(message) };
+}
+
+/** How much of one check's failure the console shows (vitest's failure block); the reports keep more. */
+export const CONSOLE_FAILURE_CAP = 4096;
+
+/**
+ * The error vitest prints for a failed check: a fresh one made of the redacted failure, safe for a
+ * terminal and a CI log, capped, with no diff, no extra property and (unless verbose) no stack
+ * frames into the suite's own code. Nothing of the original error, which holds the target's
+ * unredacted words, reaches vitest.
+ */
+export function consoleError(failure: CheckFailure, original: unknown, redact: <T>(v: T) => T): Error {
+  const error = new Error(terminalText(reasonOf(failure), { max: CONSOLE_FAILURE_CAP }));
+  error.name = 'AssertionError';
+  const frames =
+    verbose() && original instanceof Error && original.stack
+      ? original.stack.split('\n').filter((line) => /^\s+at /.test(line))
+      : [];
+  error.stack = [
+    `${error.name}: ${error.message}`,
+    ...frames.map((line) => `    ${terminalText(redact(line), { max: 500 })}`),
+  ].join('\n');
+  return error;
 }
 
 /**
@@ -172,14 +196,19 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
       } catch (error) {
         if (skipping) throw error;
         failure = { about: failedResponseOf(error) };
-        plainFailure(error);
+        // Redacted as a value, before anything cuts, joins or prints it.
+        const failed = recorder.redact(failureOf(error));
+        meta.failure = failed;
         if (level === 'SHOULD' && !config.strict) {
           // Reported as a non-strict failure; only CONFORMANCE_STRICT=1 makes it fail the run.
-          meta.softFailure = firstLine(error);
-          await ctx.annotate(`non-strict failure (SHOULD): ${meta.softFailure}`, 'warning');
+          meta.softFailure = reasonOf(failed);
+          await ctx.annotate(
+            `non-strict failure (SHOULD): ${terminalText(meta.softFailure, { max: CONSOLE_FAILURE_CAP })}`,
+            'warning',
+          );
           return;
         }
-        throw error;
+        throw consoleError(failed, error, recorder.redact);
       } finally {
         meta.exchanges = [...attached, ...recorder.exchanges()];
         const marked = failedAt ? meta.exchanges.indexOf(failedAt) : -1;

@@ -2,6 +2,7 @@
 import type { RecordedExchange } from '../client/index.ts';
 import type { TargetConfig, TargetSettings } from '../config/index.ts';
 import type { Area, RuleLevel } from '../rules/catalogue.ts';
+import type { CheckFailure } from './failure.ts';
 
 export interface CheckMeta {
   checkId: string;
@@ -18,6 +19,8 @@ export interface CheckMeta {
   failedExchange?: number;
   /** A command that runs the failing case again (a generated check's seed and rule). */
   replay?: string;
+  /** The failure as data, its secrets redacted: what every report renders (failure.ts). */
+  failure?: CheckFailure;
 }
 
 /** What the reporter shows of the target: never a credential. */

@@ -61,6 +61,7 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
     },
     learn,
     learnFromHeaders: redact.learnFromHeaders,
+    redact: redact.deep,
     exchanges: () => [...kept],
     clear() {
       kept = [];

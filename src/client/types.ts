@@ -64,6 +64,8 @@ export interface ExchangeRecorder {
   learn(secret: string, variable?: string): void;
   /** The credentials sent in headers (also hand-made ones), so echoes of them are caught. */
   learnFromHeaders(headers: Record<string, string>): void;
+  /** A deep copy of a value (a check's failure) with every secret the recorder knows redacted. */
+  redact<T>(value: T): T;
   exchanges(): RecordedExchange[];
   clear(): void;
 }

@@ -4,6 +4,7 @@
 // tree and the CLI's exit code all read this, so they cannot disagree.
 import { stripVTControlCharacters } from 'node:util';
 import type { TestCase } from 'vitest/node';
+import { reasonOf } from '../checks/failure.ts';
 import '../checks/meta.ts';
 
 export type Outcome =
@@ -23,9 +24,10 @@ export const NOT_RUN_REASON = 'not run (interrupted): the run ended before this 
 const NO_SKIP_REASON = 'skipped (no reason given)';
 const MAX_REASON = 4000;
 
+const capped = (text: string) => (text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text);
+
 export function errorText(error: { message?: string; name?: string } | undefined): string {
-  const text = stripVTControlCharacters(error?.message ?? error?.name ?? 'unknown error').trim();
-  return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text;
+  return capped(stripVTControlCharacters(error?.message ?? error?.name ?? 'unknown error').trim());
 }
 
 /**
@@ -44,7 +46,11 @@ export function outcomeOf(test: TestCase): Outcome | undefined {
       return {
         kind: 'failed',
         nonStrict: false,
-        reason: result.errors?.map(errorText).join('\n') || 'failed',
+        // The failure as the check recorded it (redacted data); vitest's error only for a test
+        // that failed outside check() (a hook, a suite that could not load).
+        reason: meta?.failure
+          ? capped(reasonOf(meta.failure))
+          : result.errors?.map(errorText).join('\n') || 'failed',
       };
     case 'skipped':
       // A cancelled run (Ctrl-C, SIGTERM) marks what it did not finish skipped with vitest's note.

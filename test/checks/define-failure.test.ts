@@ -1,7 +1,10 @@
-// A check failure as a person reads it: plain words, and no stack frames into the suite's own
-// code, unless CONFORMANCE_VERBOSE=1 asks for them (debugging the suite itself).
+// A check failure as a person reads it on the console: plain words, safe for a terminal and a CI
+// log, capped, redacted before it is cut, and no stack frames into the suite's own code unless
+// CONFORMANCE_VERBOSE=1 asks for them (debugging the suite itself).
 import { afterEach, describe, expect, it } from 'vitest';
-import { plainFailure } from '../../src/checks/define.ts';
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { CONSOLE_FAILURE_CAP, consoleError, failureOf } from '../../src/checks/define.ts';
+import { CheckFailed } from '../../src/checks/failure.ts';
 
 const before = process.env.CONFORMANCE_VERBOSE;
 afterEach(() => {
@@ -9,27 +12,49 @@ afterEach(() => {
   else process.env.CONFORMANCE_VERBOSE = before;
 });
 
-function failure(): Error {
+function matcherError(): Error {
   const error = new Error('total_pages on page 2: expected 3 to be 2 // Object.is equality');
   error.name = 'AssertionError';
   return error;
 }
 
-describe('plainFailure', () => {
-  it('rewrites the expectation and drops the stack frames', () => {
+const SECRET = 'sixteen-char-sec';
+const redact = createSecretFilter([SECRET]).deep;
+
+describe('the console error of a failed check', () => {
+  it('says the expectation in plain words and drops the stack frames', () => {
     delete process.env.CONFORMANCE_VERBOSE;
-    const error = failure();
-    expect(error.stack).toMatch(/\n\s+at /);
-    plainFailure(error);
+    const original = matcherError();
+    expect(original.stack).toMatch(/\n\s+at /);
+    const error = consoleError(failureOf(original), original, redact);
     expect(error.message).toBe('total_pages on page 2: expected 2, got 3');
     expect(error.stack).toBe('AssertionError: total_pages on page 2: expected 2, got 3');
   });
 
   it('keeps the frames with CONFORMANCE_VERBOSE=1', () => {
     process.env.CONFORMANCE_VERBOSE = '1';
-    const error = failure();
-    plainFailure(error);
+    const original = matcherError();
+    const error = consoleError(failureOf(original), original, redact);
     expect(error.message).toBe('total_pages on page 2: expected 2, got 3');
     expect(error.stack).toMatch(/\n\s+at /);
+  });
+
+  it('redacts the quote whole before any cut, and shows no escape or workflow command', () => {
+    delete process.env.CONFORMANCE_VERBOSE;
+    const quote = `${'x'.repeat(290)} ${SECRET} \u001b]52;c;ZXZpbA==\u0007\n::add-mask::exit`;
+    const thrown = new CheckFailed({ message: 'the error body: expected a JSON error body', quote });
+    const error = consoleError(redact(failureOf(thrown)), thrown, redact);
+    // The quote is cut at 300 characters by the reason: cut first, 8 of 16 characters would show.
+    expect(error.message).not.toContain(SECRET.slice(0, 8));
+    expect(error.message).not.toContain('\u001b');
+    expect(error.stack).not.toMatch(/^::/m);
+    expect(Object.keys(error).filter((k) => k !== 'name')).toEqual([]);
+  });
+
+  it('is capped', () => {
+    const original = new CheckFailed({ message: `pet ${'n'.repeat(4 * 1024 * 1024)}: refused` });
+    const error = consoleError(failureOf(original), original, redact);
+    expect(error.message.length).toBeLessThan(CONSOLE_FAILURE_CAP + 100);
+    expect(error.message).toMatch(/more characters\]$/);
   });
 });
