@@ -1,6 +1,7 @@
 // The closing console output of a conformance run: areas by passed/failed/skipped, the failing
 // checks with the exchange that failed and a command to reproduce it, the rules the run did not
 // check and what would check them, where the reports are, and last the verdict and the exit code.
+import { printableCommand, terminalText, UNPRINTABLE_COMMAND } from '../../load/lib/shared/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
 import { EXIT_MEANINGS } from './results.ts';
@@ -11,18 +12,20 @@ const MAX_LISTED = 10;
 const MAX_UNCHECKED = 15;
 const MAX_REASON = 160;
 
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
+// Every text of a run here may hold the target's words: one line each, safe for a terminal and a
+// CI log (load/lib/shared/safe-text.ts). Secrets were redacted from the results before.
+const oneLine = (text: string, max: number) => terminalText(text, { max });
 
 function failureLines(c: CheckResult): string[] {
   const soft = c.nonStrict ? ' (SHOULD, non-strict)' : '';
-  const lines = [`failed ${c.id} [${c.rules.join(', ')}]${soft}: ${oneLine(c.reason ?? '', MAX_REASON)}`];
+  const lines = [
+    `failed ${oneLine(c.id, 100)} [${oneLine(c.rules.join(', '), 200)}]${soft}: ${oneLine(c.reason ?? '', MAX_REASON)}`,
+  ];
   const failing = failingExchange(c);
   if (failing) {
     lines.push(`  ${oneLine(failingExchangeText(c, failing), 300)}`);
-    lines.push(`  reproduce with: ${curlOf(failing.exchange)}`);
+    // The command as built, or a note: never edited here.
+    lines.push(`  reproduce with: ${printableCommand(curlOf(failing.exchange)) ?? UNPRINTABLE_COMMAND}`);
   }
   // Whole, on its own line: a cut replay command replays nothing.
   if (c.replay) lines.push(`  replay with: ${c.replay}`);

@@ -2,6 +2,12 @@
 // verdict with its coverage, totals, failing rules first with their reasons and a command to
 // reproduce each failure, SHOULD failures apart, then what changed since the previous run against
 // the same target, skipped checks with why, the rules not checked, and a table of rules per area.
+import {
+  markdownCodeBlock,
+  markdownText,
+  printableCommand,
+  UNPRINTABLE_COMMAND,
+} from '../../load/lib/shared/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
@@ -18,17 +24,22 @@ const ICONS: Record<RuleStatus | 'absent', string> = {
   absent: '∅ absent',
 };
 
-/** One line of Markdown-safe text: no raw HTML, no table breaks, bounded length. */
-export function mdText(text: string, max = MAX_CELL): string {
-  const line = text.replace(/\s*\r?\n\s*/g, ' ').trim();
-  const cut = line.length > max ? `${line.slice(0, max)}…` : line;
-  return cut
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\|/g, '\\|')
-    .replace(/([*_`[\]])/g, '\\$1');
+/** One line of Markdown-safe text (the one Markdown escaper, load/lib/shared/safe-text.ts). */
+export const mdText = (text: string, max = MAX_CELL): string => markdownText(text, max);
+
+/**
+ * A command to reproduce a failure, as built, in a fenced block of the list item with a fence no
+ * backtick inside can close. Never edited as text: a command of one line takes the item's
+ * indentation in front of it; one that is not one line is not shown.
+ */
+function commandBlock(command: string): string[] {
+  const shown = printableCommand(command);
+  if (shown === undefined) return [`      ${mdText(UNPRINTABLE_COMMAND)}`];
+  return markdownCodeBlock(shown, 'sh').map((line) => `      ${line}`);
 }
+
+/** An id of ours in code style (escaped, should one ever hold a backtick). */
+const code = (id: string) => `\`${id.replace(/`/g, "'")}\``;
 
 function failingChecksOf(rule: RuleResult, checks: readonly CheckResult[]): CheckResult[] {
   return checks.filter((c) => c.status === 'failed' && c.rules.includes(rule.id));
@@ -37,15 +48,13 @@ function failingChecksOf(rule: RuleResult, checks: readonly CheckResult[]): Chec
 function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
   const lines = [`- **${rule.id}** (${rule.level}, ${rule.area}): ${mdText(rule.text)}`];
   for (const c of failingChecksOf(rule, checks)) {
-    lines.push(`  - \`${c.id}\` ${mdText(c.title)}: ${mdText(c.reason ?? 'failed')}`);
+    lines.push(`  - ${code(c.id)} ${mdText(c.title)}: ${mdText(c.reason ?? 'failed')}`);
     const failing = failingExchange(c);
     if (failing) {
       lines.push(
         `    - ${mdText(failingExchangeText(c, failing))}; reproduce with:`,
         '',
-        '      ```sh',
-        `      ${curlOf(failing.exchange).replace(/`/g, "'")}`,
-        '      ```',
+        ...commandBlock(curlOf(failing.exchange)),
         '',
       );
     }
@@ -55,7 +64,7 @@ function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
 }
 
 function changeLine(change: StatusChange): string {
-  return `- \`${change.id}\` ${mdText(change.title)}: ${ICONS[change.from]} → ${ICONS[change.to]}`;
+  return `- ${code(change.id)} ${mdText(change.title)}: ${ICONS[change.from]} → ${ICONS[change.to]}`;
 }
 
 function headline(results: ConformanceResults): string {
@@ -110,7 +119,7 @@ export function renderSummary(results: ConformanceResults): string {
   const skipped = checks.filter((c) => c.status === 'skipped');
   if (skipped.length) {
     out.push('', '## Skipped checks', '');
-    for (const c of skipped) out.push(`- \`${c.id}\` ${mdText(c.title)}: ${mdText(c.reason ?? 'skipped')}`);
+    for (const c of skipped) out.push(`- ${code(c.id)} ${mdText(c.title)}: ${mdText(c.reason ?? 'skipped')}`);
   }
 
   if (results.coverage.unchecked.length) {
@@ -132,7 +141,7 @@ export function renderSummary(results: ConformanceResults): string {
     out.push('| rule | level | status | checks | text |', '|---|---|---|---|---|');
     for (const r of ofArea) {
       const covered = r.checks.length
-        ? r.checks.map((id) => `\`${id}\``).join(', ')
+        ? r.checks.map(code).join(', ')
         : mdText(r.note ?? (r.status === 'uncovered' ? 'no check' : ''));
       out.push(`| ${r.id} | ${r.level} | ${ICONS[r.status]} | ${covered} | ${mdText(r.text, 160)} |`);
     }

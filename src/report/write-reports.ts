@@ -4,6 +4,7 @@
 // (atomic-write.ts): a reader sees the old file or the new one, never a truncated one.
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { jsonText } from '../../load/lib/shared/safe-text.ts';
 import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { diffRuns, notComparable, readPrevious } from './history.ts';
@@ -34,7 +35,7 @@ export async function rotateReports(dir: string): Promise<void> {
 }
 
 /**
- * Adds the history, scrubs, writes the three files; returns the results as written. `note` hears
+ * Adds the history, redacts, writes the three files; returns the results as written (redacted). `note` hears
  * what the reader should know (a previous results file that had to be ignored).
  */
 export async function writeReports(
@@ -50,15 +51,16 @@ export async function writeReports(
   const other = read.previous ? notComparable(read.previous, built) : undefined;
   if (other) note(`the previous results ${previousPath} ${other}: this run has no history`);
   const withHistory = read.previous && !other ? { ...built, history: diffRuns(read.previous, built) } : built;
+  // Redacted as a value, before anything is cut, serialized or rendered: the renderers then only
+  // escape for their format, and no text pass runs over what they wrote (such a pass broke the
+  // JSON's escaping and the quoting of the curl lines).
   const results = scrubber.deep(withHistory);
   await makeFolder(dir);
   // results.json last: its presence tells the CLI (and CI) that the run's reports are complete.
-  await writeFileAtomic(join(dir, REPORT_FILES.summary), scrubber.text(renderSummary(results)));
+  await writeFileAtomic(join(dir, REPORT_FILES.summary), renderSummary(results));
   const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target));
-  await writeFileAtomic(join(dir, REPORT_FILES.html), scrubber.text(renderHtml(results, loadRuns)));
-  await writeFileAtomic(
-    join(dir, REPORT_FILES.results),
-    scrubber.text(`${JSON.stringify(results, null, 2)}\n`),
-  );
+  await writeFileAtomic(join(dir, REPORT_FILES.html), renderHtml(results, loadRuns));
+  await writeFileAtomic(join(dir, REPORT_FILES.results), `${jsonText(results, 2)}
+`);
   return results;
 }

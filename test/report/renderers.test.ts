@@ -1,8 +1,10 @@
 // summary.md, the console table and index.html (as text) over the fixed fixture of results.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderConsoleTable } from '../../src/report/console-table.ts';
 import { diffRuns } from '../../src/report/history.ts';
 import { BODY_CAP, displayBody, escapeHtml, renderHtml } from '../../src/report/html.ts';
+import { SCRIPT, STYLE } from '../../src/report/html-assets.ts';
 import { buildResults } from '../../src/report/results.ts';
 import { mdText, renderSummary } from '../../src/report/summary-md.ts';
 import type { ConformanceResults } from '../../src/report/types.ts';
@@ -66,7 +68,7 @@ describe('summary.md', () => {
 
   it('keeps raw HTML and table breaks out of a line', () => {
     expect(mdText('a | b <script>x</script>\nc')).toBe('a \\| b &lt;script&gt;x&lt;/script&gt; c');
-    expect(mdText('y'.repeat(500)).length).toBeLessThan(310);
+    expect(mdText('y'.repeat(500)).length).toBeLessThan(330);
     expect(md).not.toContain('</script>');
   });
 
@@ -144,9 +146,16 @@ describe('index.html as text', () => {
   const html = renderHtml(results);
 
   it('is self-contained: no external resource, a CSP forbidding any, one script of ours', () => {
-    expect(html).toContain(
-      `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"`,
+    // Only the page's own style and script run: each pinned by its sha256; no base URL, no form.
+    const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    const csp = html
+      .match(/http-equiv="Content-Security-Policy" content="([^"]*)"/)?.[1]
+      ?.replace(/&#39;/g, "'");
+    expect(csp).toBe(
+      `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; base-uri 'none'; form-action 'none'`,
     );
+    expect(html).toContain(`<script>${SCRIPT}</script>`);
+    expect(html).toContain(`<style>${STYLE}</style>`);
     expect(html).not.toMatch(/<(link|img|iframe|object|embed|base)\b/i);
     expect(html).not.toMatch(/\b(src|href|action)\s*=\s*["']?(https?:|\/\/)/i);
     expect(html.match(/<script\b/gi)).toHaveLength(1);
