@@ -2,6 +2,8 @@
 // forbids any) rendered on the server side, so it reads even with scripts off. Every value from a
 // run is HTML-escaped; bodies are capped for display (results.json keeps the recorded length).
 
+import { createHash } from 'node:crypto';
+import { htmlText, printableCommand, UNPRINTABLE_COMMAND } from '../../load/lib/shared/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
@@ -15,15 +17,32 @@ import { verdictOf } from './verdict.ts';
 export const BODY_CAP = { failed: 16 * 1024, other: 2 * 1024 } as const;
 export const EXCHANGES_SHOWN = { failed: 50, other: 5 } as const;
 
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/** Escaped for HTML text and quoted attributes, control characters shown (the one HTML escaper). */
+export const escapeHtml = htmlText;
 const e = escapeHtml;
+
+/** A CSP source for an inline element's exact text: the browser runs only what it hashes to. */
+export function cspHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The page's Content-Security-Policy: nothing fetched, no base URL, no form, and only the page's
+ * own inline style and script, pinned by hash, so a payload that got past the escaping still
+ * could not run or restyle the page. A section that adds an inline element adds its text here.
+ */
+export function contentSecurityPolicy(inline: {
+  styles: readonly string[];
+  scripts: readonly string[];
+}): string {
+  return [
+    "default-src 'none'",
+    `style-src ${inline.styles.map(cspHash).join(' ')}`,
+    `script-src ${inline.scripts.map(cspHash).join(' ')}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
 
 /** Pretty JSON when the body is JSON, then cut to the cap with a note of what was left out. */
 export function displayBody(body: string, cap: number): string {
@@ -89,7 +108,7 @@ function checkHtml(c: CheckResult): string {
   const shown = order.slice(0, limit);
   const more = c.exchanges.length - shown.length;
   const reproduce = found
-    ? `<p><strong>${found.known ? 'reproduce the failing exchange with' : "reproduce the check's first request with"}</strong> <span class="muted">(export the variables it names first)</span></p><pre class="reproduce">${e(curlOf(found.exchange))}</pre>`
+    ? `<p><strong>${found.known ? 'reproduce the failing exchange with' : "reproduce the check's first request with"}</strong> <span class="muted">(export the variables it names first)</span></p><pre class="reproduce">${e(printableCommand(curlOf(found.exchange)) ?? UNPRINTABLE_COMMAND)}</pre>`
     : '';
   const replay = c.replay
     ? `<p><strong>run the case again with</strong></p><pre class="reproduce replay">${e(c.replay)}</pre>`
@@ -195,7 +214,7 @@ export function renderHtml(results: ConformanceResults, loadRuns: readonly LoadR
     : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="${e(contentSecurityPolicy({ styles: [STYLE], scripts: [SCRIPT] }))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance of ${e(t.name)}: exit code ${results.exitCode}</title>
 <style>${STYLE}</style></head>

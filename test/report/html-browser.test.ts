@@ -2,7 +2,7 @@
 // with no request leaving the page, shows the right totals, its filters work, and a failing check
 // opens to the exchange that failed it. Skipped, saying why, where no browser is installed.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -138,5 +138,36 @@ describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
     await page.locator('details#check-TOK-WRONG[open]').waitFor({ state: 'attached', timeout: 5_000 });
     expect(await page.locator('details#check-TOK-WRONG').getAttribute('open')).not.toBeNull();
     expect(requests).toEqual([url]);
+  });
+
+  it('runs only its own script and style: markup that got past the escaping does nothing', async () => {
+    // As if a payload had escaped the escaping: an inline script, an inline style and a base URL
+    // placed in the page. The CSP pins the page's own script and style by hash.
+    const original = await readFile(join(dir, 'index.html'), 'utf8');
+    const injected = original.replace(
+      '<main>',
+      '<main><base href="http://127.0.0.9/"><style>body { display: none !important; }</style><script>window.__pwned = 1;</script>',
+    );
+    const file = join(dir, 'injected.html');
+    await writeFile(file, injected);
+    const other = await browser.newPage();
+    const violations: string[] = [];
+    other.on('console', (m) => violations.push(m.text()));
+    try {
+      await other.goto(pathToFileURL(file).href);
+      expect(await other.evaluate('window.__pwned')).toBeUndefined();
+      expect(await other.evaluate('getComputedStyle(document.body).display')).not.toBe('none');
+      // The page's own script ran (it measures the sticky bar) and its own style applies.
+      expect(await other.evaluate("document.documentElement.style.getPropertyValue('--sticky')")).toMatch(
+        /px$/,
+      );
+      expect(await other.evaluate("getComputedStyle(document.querySelector('header')).color")).toBe(
+        'rgb(255, 255, 255)',
+      );
+      expect(await other.evaluate('document.baseURI')).toBe(pathToFileURL(file).href);
+      expect(violations.join('\n')).toMatch(/Content Security Policy/);
+    } finally {
+      await other.close();
+    }
   });
 });
