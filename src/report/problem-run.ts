@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { renderJunit } from './junit.ts';
 import { buildResults } from './results.ts';
 import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
@@ -16,24 +17,6 @@ export interface ProblemRun {
   startedAt: Date;
   problem: string;
   secrets: readonly string[];
-}
-
-const xml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** One failed test case that names the problem, so CI shows the run as failed, not as empty. */
-function junitOf(problem: string, seconds: string): string {
-  return [
-    '<?xml version="1.0" encoding="UTF-8" ?>',
-    `<testsuites name="payments-crm conformance" tests="1" failures="0" errors="1" time="${seconds}">`,
-    `  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="${seconds}">`,
-    `    <testcase classname="run" name="the target can be reached" time="${seconds}">`,
-    `      <error message="${xml(problem)}" type="RunProblem"/>`,
-    '    </testcase>',
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
 }
 
 export async function writeProblemRun(run: ProblemRun): Promise<ConformanceResults> {
@@ -52,8 +35,8 @@ export async function writeProblemRun(run: ProblemRun): Promise<ConformanceResul
   });
   const scrubber = createSecretFilter(run.secrets);
   await rotateReports(run.dir);
+  // The same writer as a finished run's: the problem is one error case, so CI shows the run failed.
   const results = await writeReports(run.dir, built, scrubber);
-  const seconds = (results.durationMs / 1000).toFixed(3);
-  await writeFileAtomic(join(run.dir, REPORT_FILES.junit), scrubber.text(junitOf(run.problem, seconds)));
+  await writeFileAtomic(join(run.dir, REPORT_FILES.junit), renderJunit(results));
   return results;
 }

@@ -154,9 +154,9 @@ describe('the JUnit report', () => {
     expect(cases.find((c) => c.skipped)?.skipped?.message).toBe('no 429 seen');
   });
 
-  it('escapes markup and drops characters XML cannot carry', () => {
+  it('escapes markup and shows characters XML cannot carry as escapes', () => {
     expect(cases.some((c) => c.name === 'pets <200> & "ok"')).toBe(true);
-    expect(escapeXml("a\u0001b<'>")).toBe('ab&lt;&apos;&gt;');
+    expect(escapeXml("a\u0001b<'>")).toBe('a\\x01b&lt;&apos;&gt;');
   });
 });
 

@@ -1,19 +1,11 @@
 // The JUnit report: one test case per threshold, check and verdict, so CI shows which one failed.
+// The cases are described here; the one JUnit writer (load/lib/shared/junit.ts) writes them.
+import { type JunitCase, renderJunitXml } from '../shared/junit.ts';
+import { xmlText } from '../shared/safe-text.ts';
 import type { LoadReport } from './report.ts';
 
-export function escapeXml(text: string): string {
-  return (
-    text
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&apos;')
-      // Characters XML 1.0 cannot carry at all.
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-  );
-}
+/** XML text and attributes (the one XML escaper, load/lib/shared/safe-text.ts). */
+export const escapeXml = xmlText;
 
 interface Case {
   classname: string;
@@ -54,30 +46,25 @@ function cases(report: LoadReport): Case[] {
 }
 
 export function renderJunit(report: LoadReport): string {
-  const all = cases(report);
-  const failures = all.filter((c) => c.failure !== undefined).length;
-  const skipped = all.filter((c) => c.skipped !== undefined).length;
-  const seconds = (report.durationMs / 1000).toFixed(3);
-  const name = escapeXml(`k6-${report.script}`);
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${name}" tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds}">`,
-    `  <testsuite name="${name}" tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds}" timestamp="${escapeXml(report.finishedAt)}">`,
-    '    <properties>',
-    `      <property name="target" value="${escapeXml(report.target.name)}"/>`,
-    `      <property name="apiBaseUrl" value="${escapeXml(report.target.apiBaseUrl)}"/>`,
-    '    </properties>',
-  ];
-  for (const c of all) {
-    const open = `    <testcase classname="${escapeXml(c.classname)}" name="${escapeXml(c.name)}" time="0"`;
-    if (c.failure !== undefined) {
-      lines.push(`${open}>`, `      <failure message="${escapeXml(c.failure)}"/>`, '    </testcase>');
-    } else if (c.skipped !== undefined) {
-      lines.push(`${open}>`, `      <skipped message="${escapeXml(c.skipped)}"/>`, '    </testcase>');
-    } else {
-      lines.push(`${open}/>`);
-    }
-  }
-  lines.push('  </testsuite>', '</testsuites>');
-  return `${lines.join('\n')}\n`;
+  const junitCases: JunitCase[] = cases(report).map((c) => ({
+    classname: c.classname,
+    name: c.name,
+    ...(c.failure !== undefined ? { failure: { message: c.failure } } : {}),
+    ...(c.skipped !== undefined ? { skipped: c.skipped } : {}),
+  }));
+  const name = `k6-${report.script}`;
+  const time = report.durationMs / 1000;
+  return renderJunitXml({
+    name,
+    time,
+    suites: [
+      {
+        name,
+        time,
+        timestamp: report.finishedAt,
+        properties: { target: report.target.name, apiBaseUrl: report.target.apiBaseUrl },
+        cases: junitCases,
+      },
+    ],
+  });
 }
