@@ -3,6 +3,7 @@
 // report is written). Returns the exit code the reporter decided, when it says.
 import { createVitest, type TestModule } from 'vitest/node';
 import type { HandedOver } from '../checks/meta.ts';
+import { uncoloured } from '../cli/color.ts';
 import { firstLine } from '../client/errors.ts';
 import type { InterruptHandling } from './interrupts.ts';
 
@@ -34,12 +35,22 @@ export async function runSuites(
   process.env.VITEST = 'true';
   process.env.NODE_ENV ??= 'test';
   const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
-  const vitest = await createVitest('test', {
-    project: ['conformance'],
-    watch: false,
-    run: true,
-    ...(selection.tagsFilter ? { tagsFilter: selection.tagsFilter } : {}),
-  });
+  // Colour was settled in the environment (src/cli/color.ts); vitest, loaded before, decided
+  // from TERM: without colour its output goes through a stream that takes the codes off.
+  const plain = process.env.NO_COLOR
+    ? { stdout: uncoloured(process.stdout), stderr: uncoloured(process.stderr) }
+    : {};
+  const vitest = await createVitest(
+    'test',
+    {
+      project: ['conformance'],
+      watch: false,
+      run: true,
+      ...(selection.tagsFilter ? { tagsFilter: selection.tagsFilter } : {}),
+    },
+    {},
+    plain,
+  );
   // Global setup (another module instance) takes the validated settings from here, not from the
   // environment or .env again.
   vitest.provide('handedOver', handedOver);
