@@ -28,7 +28,7 @@ function failureLines(c: CheckResult): string[] {
     lines.push(`  reproduce with: ${printableCommand(curlOf(failing.exchange)) ?? UNPRINTABLE_COMMAND}`);
   }
   // Whole, on its own line: a cut replay command replays nothing.
-  if (c.replay) lines.push(`  replay with: ${c.replay}`);
+  if (c.replay) lines.push(`  replay with: ${printableCommand(c.replay) ?? UNPRINTABLE_COMMAND}`);
   return lines;
 }
 

@@ -58,7 +58,7 @@ function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
         '',
       );
     }
-    if (c.replay) lines.push('    - replay with:', '', '      ```sh', `      ${c.replay}`, '      ```', '');
+    if (c.replay) lines.push('    - replay with:', '', ...commandBlock(c.replay), '');
   }
   return lines;
 }

@@ -60,7 +60,6 @@ export async function writeReports(
   await writeFileAtomic(join(dir, REPORT_FILES.summary), renderSummary(results));
   const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target));
   await writeFileAtomic(join(dir, REPORT_FILES.html), renderHtml(results, loadRuns));
-  await writeFileAtomic(join(dir, REPORT_FILES.results), `${jsonText(results, 2)}
-`);
+  await writeFileAtomic(join(dir, REPORT_FILES.results), `${jsonText(results, 2)}\n`);
   return results;
 }
