@@ -45,7 +45,9 @@ area('operations', () => {
         const scheme = op.security.includes('bearer') ? 'bearer' : op.security.length ? 'apiKey' : 'none';
         const res = await t.client.request({ ...requestFor(op, t.config, scheme, params), renew: true });
         expectStatus(res, is2xx, route);
-        if (res.text.length === 0) return; // e.g. 201 with no body shown
+        // An empty body passes only where the document shows none for this status (createPets'
+        // 201); anywhere else the answer must be JSON matching its schema.
+        if (res.text.length === 0 && validateResponse(op.operationId, res.status, undefined).valid) return;
         expectValid(
           validateResponse(op.operationId, res.status, expectJsonBody(res, route)),
           `the answer of ${route}`,

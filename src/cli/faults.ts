@@ -1,6 +1,7 @@
 // npm run faults [-- --json] [--fault NAME ...]
 // Prints the fault matrix (src/runner/fault-matrix.ts). Exit 0 when every fault is caught by a
-// check of its rule and every conformant server passes, 1 when not, 2 on bad arguments.
+// check of its rule, every check fails under some fault and every conformant server passes, 1 when
+// not, 2 on bad arguments.
 import { parseArgs } from 'node:util';
 import { firstLine } from '../client/errors.ts';
 import { FAULTS } from '../reference/index.ts';
@@ -8,10 +9,13 @@ import { buildMatrix, renderMatrix } from '../runner/fault-matrix.ts';
 
 const USAGE = `usage: npm run faults [-- --json] [--fault NAME ...]
   (no option)   run every suite against the reference server with each named fault, and against the
-                conformant variants; print which check of which rule caught each fault
-  --fault NAME  only these faults (names: npm run reference-server -- --list-faults)
+                conformant variants; print which check of which rule caught each fault,
+                and for each check the faults under which it failed
+  --fault NAME  only these faults (names: npm run reference-server -- --list-faults); a subset
+                is not asked to fail every check
   --json        the matrix as JSON
-exit code: 0 every fault caught and every conformant server passed, 1 not, 2 bad arguments`;
+exit code: 0 every fault caught, every check failed by some fault and every conformant server
+passed, 1 not, 2 bad arguments`;
 
 async function main(): Promise<void> {
   let values: { json: boolean; fault: string[]; help: boolean };

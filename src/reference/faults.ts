@@ -31,9 +31,24 @@ const TABLE = [
   ),
   fault('token-not-accepted', 'TOK-02', 'tokens from the token route are refused by bearer routes (401)'),
   fault('token-wrong-secret-accepted', 'TOK-03', 'a known client_id gets a token whatever its client_secret'),
+  fault(
+    'token-unknown-client-accepted',
+    'TOK-03',
+    'an unknown client_id gets a token (of the default client) whatever its client_secret',
+  ),
+  fault(
+    'token-empty-body-accepted',
+    'TOK-03',
+    'a body with neither client_id nor client_secret (`{}`) gets a token of the default client',
+  ),
   // API key
   fault('api-key-refused-on-customers', 'KEY-01', 'GET /v1/customers refuses API keys with 401'),
   fault('api-key-wrong-secret-accepted', 'KEY-02', 'a known API key id is accepted with any secret'),
+  fault(
+    'api-key-unknown-id-accepted',
+    'KEY-02',
+    'an unknown API key id is accepted (as the default key) whatever its secret',
+  ),
   fault('pinned-key-accepted-anywhere', 'KEY-03', 'the pinned API key is accepted from any address'),
   // Bearer
   fault(
@@ -120,6 +135,11 @@ const TABLE = [
   fault('page-beyond-unhandled', 'PAG-11', 'the 422 says handled: false', RESHAPES.pageBeyondUnhandled),
   fault('page-size-20', 'PAG-12', 'the default page size is 20'),
   fault('page-zero-first-page', 'PAG-13', 'page=0 answers 200 with the first page instead of refusing it'),
+  fault(
+    'page-invalid-first-page',
+    'PAG-13',
+    'a negative or non-integer page (page=-1, page=abc, page=1.5) answers 200 with the first page',
+  ),
   fault('customers-refuse-bearer', 'PAG-14', 'GET /v1/customers refuses bearer tokens with 403'),
   // Error body
   fault('error-missing-message', 'ERR-01', 'error bodies have no `message`', RESHAPES.errorMissingMessage),
@@ -228,6 +248,11 @@ const TABLE = [
   fault('created-pet-lost', 'PET-08', 'POST /pets answers 201 but does not store the pet'),
   fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
   fault(
+    'pet-without-id-accepted',
+    'PET-09',
+    'POST /pets accepts a pet without id and gives it the next free id',
+  ),
+  fault(
     'no-deprecation-header',
     'PET-10',
     'GET /pets/{petId} sends no Deprecation header',
@@ -244,6 +269,11 @@ const TABLE = [
   // Generated requests (suites/generated.test.ts)
   fault('page-zero-500', 'GNR-01', 'page=0 crashes into a 500'),
   fault('page-not-integer-500', 'GNR-01', 'a page that is not an integer (page=abc) crashes into a 500'),
+  fault(
+    'pet-id-not-integer-500',
+    'GNR-01',
+    'GET /pets/{petId} with a petId that is not digits crashes into a 500',
+  ),
   fault('malformed-json-500', 'GNR-01', 'a request body that is not valid JSON crashes into a 500'),
   // What a schema-based generator sends at the edges (src/generate/mutations.ts): one class each.
   fault('pet-unknown-field-500', 'GNR-01', 'POST /pets crashes into a 500 on a field the Pet does not list'),

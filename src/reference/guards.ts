@@ -59,8 +59,13 @@ function apiKeyPrincipal(ctx: RequestContext): Principal {
   if (id === undefined || secret === undefined) {
     throw new ApiError(401, 'UNAUTHORIZED', 'x-api-key-id and x-api-key-secret must be sent together');
   }
-  const key: ApiKey | undefined = apiKeys.find(id);
-  if (!key || !(sameSecret(secret, key.secret) || faults.has('api-key-wrong-secret-accepted'))) {
+  // Fault api-key-unknown-id-accepted: an id no key has passes as the default key.
+  const unknownAccepted = faults.has('api-key-unknown-id-accepted') && apiKeys.find(id) === undefined;
+  const key: ApiKey | undefined = apiKeys.find(unknownAccepted ? DEFAULT_CREDENTIALS.apiKeyId : id);
+  if (
+    !key ||
+    !(unknownAccepted || sameSecret(secret, key.secret) || faults.has('api-key-wrong-secret-accepted'))
+  ) {
     // One answer for an unknown id and a wrong secret: which one was wrong is not told.
     throw new ApiError(401, 'INVALID_API_KEY', 'the API key id or secret is not valid');
   }

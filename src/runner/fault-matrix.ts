@@ -1,9 +1,10 @@
 // The fault matrix: the suites against the clean reference server, against every named fault (each
 // breaks one rule) and against conformant servers that choose differently where the spec is silent.
-// Every fault must be caught by a check of the rule it breaks; the clean and the other conformant
-// servers must pass.
+// Two requirements, both shown: every fault is caught by a check of the rule it breaks, and every
+// check fails under at least one fault (a check that nothing can make fail proves nothing). The
+// clean and the other conformant servers must pass.
 import { FAULTS } from '../reference/index.ts';
-import { findRule } from '../rules/catalogue.ts';
+import { type Area, findRule } from '../rules/catalogue.ts';
 import {
   type CheckOutcome,
   runVariants,
@@ -12,6 +13,12 @@ import {
   type VariantOutcome,
 } from './variants.ts';
 
+/**
+ * Areas whose checks cover every operation (each answer against its schema, generated requests):
+ * a fault of any rule can show there, so every fault runs them beside its own rule's area.
+ */
+export const CROSS_CUTTING: readonly Area[] = ['operations', 'generated'];
+
 export interface FaultRow {
   fault: string;
   rule: string;
@@ -19,24 +26,47 @@ export interface FaultRow {
   otherFailures: string[];
 }
 
+/** A check and the faults under which it failed (none: nothing shows it can fail). */
+export interface CheckRow {
+  id: string;
+  rules: string[];
+  failedBy: string[];
+}
+
 export interface Matrix {
   clean: VariantOutcome;
   faults: FaultRow[];
+  checks: CheckRow[];
   tolerance: VariantOutcome[];
   ok: boolean;
 }
 
 const failed = (checks: CheckOutcome[]) => checks.filter((c) => c.state === 'failed');
 
+/** The areas a fault's suites run: its rule's area and the cross-cutting ones. */
+export function areasOf(rule: string): Area[] {
+  const own = findRule(rule)?.area;
+  return [...new Set([...(own ? [own] : []), ...CROSS_CUTTING])];
+}
+
+/** Every check of the clean run, with the faults that made it fail, in the clean run's order. */
+export function checkRows(clean: VariantOutcome, rows: readonly FaultRow[]): CheckRow[] {
+  const by = new Map<string, string[]>();
+  for (const row of rows) {
+    for (const id of [...row.caughtBy, ...row.otherFailures]) by.set(id, [...(by.get(id) ?? []), row.fault]);
+  }
+  return clean.checks.map((c) => ({ id: c.id, rules: c.rules, failedBy: by.get(c.id) ?? [] }));
+}
+
 export async function buildMatrix(only: readonly string[] = []): Promise<Matrix> {
   const faults = FAULTS.filter((f) => only.length === 0 || only.includes(f.name));
   const variants: Variant[] = [
     { name: 'clean', reference: {} },
-    // A fault only needs the suite of its rule's area: the check of that rule must catch it.
-    ...faults.map((f) => {
-      const area = findRule(f.rule)?.area;
-      return { name: `fault:${f.name}`, reference: { faults: [f.name] }, ...(area ? { areas: [area] } : {}) };
-    }),
+    ...faults.map((f) => ({
+      name: `fault:${f.name}`,
+      reference: { faults: [f.name] },
+      areas: areasOf(f.rule),
+    })),
     ...(only.length ? [] : TOLERANCE_VARIANTS),
   ];
   const outcomes = new Map((await runVariants(variants)).map((o) => [o.name, o]));
@@ -50,6 +80,7 @@ export async function buildMatrix(only: readonly string[] = []): Promise<Matrix>
       otherFailures: failures.filter((c) => !c.rules.includes(f.rule)).map((c) => c.id),
     };
   });
+  const checks = checkRows(clean, rows);
   const tolerance = TOLERANCE_VARIANTS.filter(() => only.length === 0).map(
     (v) => outcomes.get(v.name) ?? { name: v.name, checks: [] },
   );
@@ -57,13 +88,22 @@ export async function buildMatrix(only: readonly string[] = []): Promise<Matrix>
     clean.checks.length > 0 &&
     failed(clean.checks).length === 0 &&
     rows.every((r) => r.caughtBy.length > 0) &&
+    // With --fault, a subset of the faults cannot be asked to fail every check.
+    (only.length > 0 || checks.every((c) => c.failedBy.length > 0)) &&
     tolerance.every((v) => v.checks.length > 0 && failed(v.checks).length === 0);
-  return { clean, faults: rows, tolerance, ok };
+  return { clean, faults: rows, checks, tolerance, ok };
 }
 
 function count(checks: CheckOutcome[]): string {
   const n = (state: CheckOutcome['state']) => checks.filter((c) => c.state === state).length;
   return `${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped`;
+}
+
+/** At most `max` names, then how many more. */
+function some(names: readonly string[], max: number): string {
+  return names.length <= max
+    ? names.join(', ')
+    : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 }
 
 export function renderMatrix(matrix: Matrix): string {
@@ -73,6 +113,16 @@ export function renderMatrix(matrix: Matrix): string {
     const caught = row.caughtBy.length ? row.caughtBy.join(', ') : 'NOT CAUGHT';
     lines.push(`${row.fault.padEnd(width)}  ${row.rule.padEnd(7)}  ${caught}`);
   }
+  const checkWidth = Math.max(5, ...matrix.checks.map((c) => c.id.length));
+  lines.push('', `${'check'.padEnd(checkWidth)}  failed by`);
+  for (const c of matrix.checks) {
+    lines.push(
+      `${c.id.padEnd(checkWidth)}  ${c.failedBy.length ? some(c.failedBy, 3) : 'NO FAULT FAILS IT'}`,
+    );
+  }
+  const none = matrix.checks.filter((c) => c.failedBy.length === 0);
+  if (none.length)
+    lines.push('', `checks no fault fails (${none.length}): ${none.map((c) => c.id).join(', ')}`);
   lines.push('', `clean server: ${count(matrix.clean.checks)}`);
   for (const c of failed(matrix.clean.checks)) lines.push(`  failed: ${c.id}: ${c.reason ?? ''}`);
   for (const v of matrix.tolerance) {
@@ -82,7 +132,8 @@ export function renderMatrix(matrix: Matrix): string {
   const caught = matrix.faults.filter((r) => r.caughtBy.length > 0).length;
   lines.push(
     '',
-    `${caught} of ${matrix.faults.length} faults caught by a check of their rule: ${matrix.ok ? 'OK' : 'NOT OK'}`,
+    `${caught} of ${matrix.faults.length} faults caught by a check of their rule; ` +
+      `${none.length} of ${matrix.checks.length} checks without a fault that fails them: ${matrix.ok ? 'OK' : 'NOT OK'}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -57,9 +57,21 @@ const PROBES: Record<string, Probe> = {
     typeof ((await s.requestToken()).json as Record<string, unknown>).access_token === 'string',
   'token-not-accepted': async (s) => (await s.withBearer(ME)).status === 200,
   'token-wrong-secret-accepted': async (s) => (await s.requestToken('wrong')).status === 401,
+  'token-unknown-client-accepted': async (s) =>
+    (
+      await s.call('/api/v1/auth/token', {
+        method: 'POST',
+        body: { client_id: 'nobody', client_secret: 'x' },
+      })
+    ).status === 401,
+  'token-empty-body-accepted': async (s) =>
+    (await s.call('/api/v1/auth/token', { method: 'POST', body: {} })).status === 401,
   'api-key-refused-on-customers': async (s) => (await s.withKey(CUSTOMERS)).status === 200,
   'api-key-wrong-secret-accepted': async (s) =>
     (await s.call(CUSTOMERS, { headers: { ...s.keyHeaders(), 'x-api-key-secret': 'wrong' } })).status === 401,
+  'api-key-unknown-id-accepted': async (s) =>
+    (await s.call(CUSTOMERS, { headers: { 'x-api-key-id': 'nobody', 'x-api-key-secret': 'x' } })).status ===
+    401,
   'pinned-key-accepted-anywhere': async (s) =>
     (await s.call(CUSTOMERS, { headers: s.pinnedKeyHeaders() })).status === 403,
   'bearer-lowercase-scheme-only': async (s) =>
@@ -163,11 +175,18 @@ const PROBES: Record<string, Probe> = {
   },
   'pet-without-name-accepted': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5003 } })).status === 400,
+  'pet-without-id-accepted': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { name: 'no id' } })).status === 400,
   'no-deprecation-header': async (s) => (await s.call(`${PETS}/1`)).headers.deprecation !== undefined,
   'unknown-pet-400': async (s) => (await s.call(`${PETS}/424242`)).status === 404,
   'customers-text-content-type': async (s) => isJson(await s.withKey(CUSTOMERS)),
   // Generated requests (suites/generated.test.ts)
   'page-zero-first-page': async (s) => (await s.withKey(`${CUSTOMERS}?page=0`)).status === 400,
+  'page-invalid-first-page': async (s) =>
+    (await Promise.all(['-1', 'abc', '1.5'].map((p) => s.withKey(`${CUSTOMERS}?page=${p}`)))).every(
+      (a) => a.status === 400,
+    ),
+  'pet-id-not-integer-500': async (s) => (await s.call(`${PETS}/abc`)).status === 400,
   'page-not-integer-500': async (s) => (await s.withKey(`${CUSTOMERS}?page=abc`)).status === 400,
   'malformed-json-500': async (s) =>
     (

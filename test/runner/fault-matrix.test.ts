@@ -1,9 +1,9 @@
 // The fault matrix as a self-test: the suites pass against the clean reference server and against
-// conformant servers that choose differently where the spec is silent, and every named fault is
-// caught by a check of the very rule it breaks. Runs `npm run faults -- --json` in its own process
+// conformant servers that choose differently where the spec is silent, every named fault is
+// caught by a check of the very rule it breaks, and every check fails under some fault. Runs `npm run faults -- --json` in its own process
 // (vitest cannot run inside a vitest worker).
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Matrix } from '../../src/runner/fault-matrix.ts';
+import { checkRows, type FaultRow, type Matrix, renderMatrix } from '../../src/runner/fault-matrix.ts';
 import { type NodeRun, runTs } from '../support/run-node.ts';
 
 function runFaults(): Promise<NodeRun> {
@@ -39,6 +39,11 @@ describe('fault matrix', () => {
     expect(matrix.faults.length).toBeGreaterThanOrEqual(30);
   });
 
+  it('every check fails under at least one fault', () => {
+    expect(matrix.checks.map((c) => c.id).sort()).toEqual(matrix.clean.checks.map((c) => c.id).sort());
+    expect(matrix.checks.filter((c) => c.failedBy.length === 0).map((c) => c.id)).toEqual([]);
+  });
+
   it('conformant servers with other choices where the spec is silent pass', () => {
     expect(matrix.tolerance.length).toBeGreaterThan(0);
     for (const variant of matrix.tolerance) {
@@ -53,5 +58,37 @@ describe('fault matrix', () => {
   it('the command exits 0 exactly when the matrix holds', () => {
     expect(matrix.ok).toBe(true);
     expect(exitCode).toBe(0);
+  });
+});
+
+describe('the matrix per check', () => {
+  const clean = {
+    name: 'clean',
+    checks: [
+      { id: 'A-1', rules: ['A-01'], state: 'passed' as const },
+      { id: 'B-1', rules: ['B-01'], state: 'passed' as const },
+    ],
+  };
+  const rows: FaultRow[] = [{ fault: 'a-broken', rule: 'A-01', caughtBy: ['A-1'], otherFailures: [] }];
+
+  it('a check no fault fails is listed, and the closing line counts it', () => {
+    const checks = checkRows(clean, rows);
+    expect(checks).toEqual([
+      { id: 'A-1', rules: ['A-01'], failedBy: ['a-broken'] },
+      { id: 'B-1', rules: ['B-01'], failedBy: [] },
+    ]);
+    const text = renderMatrix({ clean, faults: rows, checks, tolerance: [], ok: false });
+    expect(text).toMatch(/^B-1 +NO FAULT FAILS IT$/m);
+    expect(text).toContain('checks no fault fails (1): B-1');
+    expect(text.trimEnd().split('\n').at(-1)).toBe(
+      '1 of 1 faults caught by a check of their rule; 1 of 2 checks without a fault that fails them: NOT OK',
+    );
+  });
+
+  it('a fault counts for every check it fails, of its rule or not', () => {
+    const checks = checkRows(clean, [
+      { fault: 'a-broken', rule: 'A-01', caughtBy: [], otherFailures: ['B-1'] },
+    ]);
+    expect(checks.find((c) => c.id === 'B-1')?.failedBy).toEqual(['a-broken']);
   });
 });

@@ -19,6 +19,7 @@ function requestedPage(ctx: RequestContext): Page {
       : badRequest(message);
   if (raw === undefined) return { kind: 'number', value: 1 };
   if (!/^\d+$/.test(raw)) {
+    if (ctx.state.faults.has('page-invalid-first-page')) return { kind: 'number', value: 1 };
     if (ctx.state.faults.has('page-not-integer-500') && !/^-\d+$/.test(raw)) {
       throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
     }

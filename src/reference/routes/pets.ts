@@ -79,15 +79,16 @@ const unknownFields = (body: Record<string, unknown>) =>
 function problemsOf(
   body: unknown,
   nameRequired: boolean,
-  loose: { anyStatus: boolean; noTag: boolean; unknownRefused: boolean },
+  loose: { anyStatus: boolean; noTag: boolean; unknownRefused: boolean; noId?: boolean },
 ): string[] {
   if (!isObject(body)) return ['the body must be a JSON object (a Pet)'];
   const problems: string[] = [];
   const unknown = loose.unknownRefused ? unknownFields(body) : [];
   if (unknown.length > 0) problems.push(`unknown field ${unknown.map(quoted).join(', ')}`);
   const { id, name, tag, status } = body;
-  if (id === undefined) problems.push('id is required');
-  else if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
+  if (id === undefined) {
+    if (!loose.noId) problems.push('id is required');
+  } else if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
     problems.push(`id must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
   }
   if (name === undefined) {
@@ -144,6 +145,7 @@ export const createPet: Handler = async (ctx) => {
     anyStatus: faults.has('pet-status-outside-enum-stored'),
     noTag: faults.has('pet-tag-refused'),
     unknownRefused: choices['unknown-pet-fields'] === 'refuse',
+    noId: faults.has('pet-without-id-accepted'),
   });
   if (problems.length > 0) {
     const [only] = problems;
@@ -152,7 +154,9 @@ export const createPet: Handler = async (ctx) => {
       : badRequest(`the pet is not valid (${problems.length} problems, see errors)`, problems);
   }
   const fields = body as Record<string, unknown>;
-  let pet: Pet = { id: fields.id as number, name: fields.name as string };
+  // Fault pet-without-id-accepted: a pet without id gets the next free one.
+  const id = fields.id ?? (pets.list(Number.MAX_SAFE_INTEGER).pets.at(-1)?.id ?? 0) + 1;
+  let pet: Pet = { id: id as number, name: fields.name as string };
   if (typeof fields.tag === 'string' && !faults.has('pet-tag-dropped')) pet.tag = fields.tag;
   if (typeof fields.status === 'string') pet.status = fields.status as Pet['status'];
   if (choices['unknown-pet-fields'] === 'store') {
@@ -174,6 +178,9 @@ export const createPet: Handler = async (ctx) => {
 export const showPet: Handler = (ctx) => {
   limitAnonymous(ctx);
   const { faults, pets, options } = ctx.state;
+  if (faults.has('pet-id-not-integer-500') && !/^\d+$/.test(ctx.params.petId ?? '')) {
+    throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
+  }
   const id = positiveInteger('petId', ctx.params.petId ?? '');
   const pet = pets.get(id);
   if (!pet) {
