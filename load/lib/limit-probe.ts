@@ -97,13 +97,53 @@ export interface ProbeTally {
   afterRetryAfter: { honoured: number; refused: number };
 }
 
+/** What one send of the probe met: the limiter drawn over time (limiter-chart.ts). */
+export interface TimelinePoint {
+  /** When the requests were sent, ms after the probe started. */
+  atMs: number;
+  accepted: number;
+  /** 429 answers. */
+  limited: number;
+  /** Other refusals (5xx, no answer) and statuses the probe cannot measure through. */
+  other: number;
+  /** The most RateLimit remaining these answers announced, when they announced one: refills show. */
+  remaining?: number;
+}
+
+/** Points kept at most: past it, neighbours are merged two by two (a stress run sends thousands of batches). */
+export const TIMELINE_POINTS = 4000;
+
 export interface ProbeResult {
   limit: LimitMeasurement;
   tally: ProbeTally;
+  /** Every send, in order (merged in pairs past TIMELINE_POINTS). */
+  timeline?: TimelinePoint[];
   /** Wall time taken (ms). */
   durationMs: number;
   /** Why the probe stopped early, when it did. */
   stoppedBecause?: string;
+}
+
+/** Two neighbouring points as one: counts added, the earlier time, the most remaining. */
+export function mergePairs(points: readonly TimelinePoint[]): TimelinePoint[] {
+  const merged: TimelinePoint[] = [];
+  for (let i = 0; i < points.length; i += 2) {
+    const a = points[i] as TimelinePoint;
+    const b = points[i + 1];
+    if (!b) {
+      merged.push(a);
+      continue;
+    }
+    const remaining = [a.remaining, b.remaining].filter((r): r is number => r !== undefined);
+    merged.push({
+      atMs: a.atMs,
+      accepted: a.accepted + b.accepted,
+      limited: a.limited + b.limited,
+      other: a.other + b.other,
+      ...(remaining.length ? { remaining: Math.max(...remaining) } : {}),
+    });
+  }
+  return merged;
 }
 
 /** An answer is a refusal when it is neither accepted nor a client error the probe caused. */
@@ -136,6 +176,7 @@ class Probe {
     afterRetryAfter: { honoured: 0, refused: 0 },
   };
   declared: DeclaredLimit = NOTHING_DECLARED;
+  readonly timeline: TimelinePoint[] = [];
   /** Earliest moment a request must succeed by the last Retry-After (ms), with slack for the trip. */
   private retryDueMs: number | undefined;
   private streakBroken = false;
@@ -206,9 +247,28 @@ class Probe {
     }
   }
 
+  private draw(answers: ProbeAnswer[]): void {
+    const first = answers[0];
+    if (!first) return;
+    const point: TimelinePoint = { atMs: first.sentAtMs - this.startMs, accepted: 0, limited: 0, other: 0 };
+    for (const a of answers) {
+      if (isAccepted(a.status)) point.accepted++;
+      else if (a.status === 429) point.limited++;
+      else point.other++;
+      const remaining = declaredFrom(NOTHING_DECLARED, a.headers, a.status, a.receivedAtMs).remaining;
+      if (remaining !== undefined) point.remaining = Math.max(point.remaining ?? remaining, remaining);
+    }
+    this.timeline.push(point);
+    if (this.timeline.length >= TIMELINE_POINTS) {
+      const merged = mergePairs(this.timeline);
+      this.timeline.splice(0, this.timeline.length, ...merged);
+    }
+  }
+
   send(count: number): ProbeAnswer[] {
     const answers = this.io.send(count);
     this.record(answers);
+    this.draw(answers);
     const other = answers.find((a) => !isAccepted(a.status) && !isRefusal(a.status));
     if (other && this.stopped === undefined) {
       this.stopped = `the probed route answered HTTP ${other.status}, which is neither a success nor a refusal by the limiter: check the credentials and RATE_PATH`;
@@ -291,6 +351,7 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   const done = (limit: Omit<LimitMeasurement, 'declared'>): ProbeResult => ({
     limit: { ...limit, declared: probe.declared },
     tally: probe.tally,
+    timeline: probe.timeline,
     durationMs: io.now() - started,
     ...(probe.stopped ? { stoppedBecause: probe.stopped } : {}),
   });

@@ -207,6 +207,8 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
       findings: declaredOff,
       ...(Object.keys(expectations).length ? { expected: expectations } : {}),
       probeMs: result.durationMs,
+      // The limiter drawn (load/lib/summary/limiter-chart.ts); absent from reports of older runs.
+      ...(result.timeline ? { timeline: result.timeline } : {}),
     },
     ...(inconclusive ? { inconclusive } : {}),
     failed,

@@ -19,7 +19,8 @@ import {
   dashboardEnvironment,
   k6RunOptions,
   LIVE_DASHBOARD,
-  removeStaleDashboard,
+  removeStalePictures,
+  writeDashboardConfig,
 } from '../launcher/dashboard.ts';
 import { K6_ABORTED_BY_SIGNAL, loadExit } from '../launcher/exit-code.ts';
 import { findK6, K6_INSTALL_HINT } from '../launcher/find-k6.ts';
@@ -128,8 +129,12 @@ async function main(): Promise<void> {
     control: script.control,
     defaults,
   });
-  Object.assign(env, dashboardEnvironment(reportDir, args.script, process.env, { live: args.live }));
-  removeStaleDashboard(reportDir, args.script);
+  const layout = writeDashboardConfig(args.script);
+  Object.assign(
+    env,
+    dashboardEnvironment(reportDir, args.script, process.env, { live: args.live, configFile: layout.file }),
+  );
+  removeStalePictures(reportDir, args.script);
   // In a log file k6's progress line would come every second, and once more after our summary.
   const quiet = !process.stdout.isTTY || !process.stderr.isTTY;
   if (args.live) {
@@ -169,6 +174,7 @@ async function main(): Promise<void> {
     child.once('exit', (c, s) => resolve([c, s]));
   });
   await server?.close();
+  layout.remove();
   const target = { name: config.target, apiBaseUrl: config.apiBaseUrl };
   const stopped =
     interruptedBy ?? (code === K6_ABORTED_BY_SIGNAL || code === null ? (signal ?? undefined) : undefined);

@@ -5,8 +5,12 @@
 // seen with `ss -ltnp`). So the launcher always pins it to 127.0.0.1: an ephemeral port that only
 // lives while k6 runs, or 5665 when the user asks for the live view (--live). k6's REST API
 // (127.0.0.1:6565 by default) is switched off with `--address=` unless the user sets --address.
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
+import { DASHBOARD_TAGS, dashboardConfig } from './dashboard-config.ts';
+import type { LoadScriptName } from './scripts.ts';
 
 export const LIVE_DASHBOARD = { host: '127.0.0.1', port: 5665 } as const;
 
@@ -15,14 +19,15 @@ export interface DashboardChoice {
   live: boolean;
 }
 
-/** The K6_WEB_DASHBOARD_* variables of one run (the user's PERIOD and TAGS are kept). */
+/** The K6_WEB_DASHBOARD_* variables of one run (the user's PERIOD is kept). */
 export function dashboardEnvironment(
   reportDir: string,
   script: string,
   base: NodeJS.ProcessEnv,
-  choice: DashboardChoice,
+  choice: DashboardChoice & { configFile?: string },
 ): Record<string, string> {
   return {
+    ...(choice.configFile ? { XK6_DASHBOARD_CONFIG: choice.configFile } : {}),
     K6_WEB_DASHBOARD: 'true',
     K6_WEB_DASHBOARD_EXPORT: reportPaths(reportDir, script).dashboard,
     K6_WEB_DASHBOARD_HOST: LIVE_DASHBOARD.host,
@@ -31,8 +36,9 @@ export function dashboardEnvironment(
     // One point a second (k6 widens it on long runs, keeping at most 2880 points); its default of
     // 10 s gives a 30 s smoke run three points.
     K6_WEB_DASHBOARD_PERIOD: base.K6_WEB_DASHBOARD_PERIOD?.trim() || '1s',
-    // Per-endpoint sub-metrics (http_req_duration{endpoint:customers}) beside k6's own per group.
-    K6_WEB_DASHBOARD_TAGS: base.K6_WEB_DASHBOARD_TAGS?.trim() || 'group,endpoint',
+    // Sub-metrics per endpoint (http_req_duration{endpoint:customers}) and per status
+    // (http_reqs{status:429}) beside k6's own per group: the charts of dashboard-config.ts need them.
+    K6_WEB_DASHBOARD_TAGS: DASHBOARD_TAGS.join(','),
   };
 }
 
@@ -46,7 +52,19 @@ export function k6RunOptions(userArgs: readonly string[], quiet: boolean): strin
   return added;
 }
 
-/** A report of an earlier run must not pass for this one's when k6 writes none (a run too short). */
-export function removeStaleDashboard(reportDir: string, script: string): void {
-  rmSync(reportPaths(reportDir, script).dashboard, { force: true });
+/**
+ * Pictures of an earlier run must not pass for this one's when this run writes none (a run too
+ * short for k6's dashboard, a probe stopped before its end).
+ */
+export function removeStalePictures(reportDir: string, script: string): void {
+  const paths = reportPaths(reportDir, script);
+  for (const path of [paths.dashboard, paths.limiter]) rmSync(path, { force: true });
+}
+
+/** The script's dashboard layout in a file of its own for k6 to read; remove() when k6 has ended. */
+export function writeDashboardConfig(script: LoadScriptName): { file: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'k6-dashboard-'));
+  const file = join(dir, `${script}.json`);
+  writeFileSync(file, `${JSON.stringify(dashboardConfig(script), null, 2)}\n`);
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { htmlText, printableCommand, UNPRINTABLE_COMMAND } from '../../load/lib/shared/safe-text.ts';
+import { figuresOf, renderLimiterSvg, timelineOf } from '../../load/lib/summary/limiter-chart.ts';
 import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
@@ -202,7 +203,26 @@ function loadRunsHtml(runs: readonly LoadRunEntry[]): string {
   return `<h2 id="load-runs">Load runs against this target <span class="count">(${runs.length})</span></h2>
 <p class="muted">k6 runs whose reports sit in this folder (npm run load:*), the latest first.</p>
 <table class="load-runs"><thead><tr><th>script</th><th>verdict</th><th>finished</th><th>took</th><th>reports</th></tr></thead>
-<tbody>${runs.map(row).join('\n')}</tbody></table>`;
+<tbody>${runs.map(row).join('\n')}</tbody></table>
+${runs.map(limiterHtml).join('\n')}`;
+}
+
+/** The rate-limit probe's picture (limiter-chart.ts: numbers only) with its verdicts beside it. */
+function limiterHtml(run: LoadRunEntry): string {
+  const timeline = timelineOf(run.analysis);
+  if (!timeline) return '';
+  const verdicts = run.verdicts
+    .map(
+      (v) =>
+        `<li><span class="text-status ${v.ok === false ? 'failed' : v.ok ? 'passed' : 'skipped'}">${v.ok === null ? 'undecided' : v.ok ? 'pass' : 'FAIL'}</span> ${e(v.name)}: ${e(v.detail)}</li>`,
+    )
+    .join('');
+  const figures = run.figures
+    .filter((f) => /^(shape|burst|sustained rate|window|declared)$/.test(f.label))
+    .map((f) => `<li>${e(f.label)}: ${e(f.value)}</li>`)
+    .join('');
+  return `<h3 id="limiter-${e(run.script)}">The limiter over time <span class="muted">(${e(run.script)}, ${e(run.finishedAt)})</span></h3>
+<div class="limiter" data-kind="limiter" style="overflow-x: auto">${renderLimiterSvg(timeline, figuresOf(run.analysis))}<ul class="limiter-verdicts">${figures}${verdicts}</ul></div>`;
 }
 
 export function renderHtml(results: ConformanceResults, loadRuns: readonly LoadRunEntry[] = []): string {

@@ -7,7 +7,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
-import type { ConformanceBeside, Figure, LoadReport, RunVerdict } from '../../load/lib/summary/report.ts';
+import type {
+  ConformanceBeside,
+  Figure,
+  LoadReport,
+  RunVerdict,
+  Verdict,
+} from '../../load/lib/summary/report.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderHtml } from './html.ts';
 import { LOCK_FILE } from './run-lock.ts';
@@ -34,6 +40,7 @@ export interface LoadRunEntry {
   /** k6's dashboard report, when k6 wrote one. */
   dashboard?: string;
   figures: Figure[];
+  verdicts: Verdict[];
   /** The probe's analysis (the rate-limit probe's timeline draws the limiter). */
   analysis?: Record<string, unknown>;
 }
@@ -99,6 +106,7 @@ export function loadRunsBeside(dir: string, target: RunTarget): LoadRunEntry[] {
       markdown: basename(paths.markdown),
       ...(existsSync(paths.dashboard) ? { dashboard: basename(paths.dashboard) } : {}),
       figures: Array.isArray(report.figures) ? report.figures : [],
+      verdicts: Array.isArray(report.verdicts) ? report.verdicts : [],
       ...(report.analysis ? { analysis: report.analysis } : {}),
     });
   }

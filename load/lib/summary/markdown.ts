@@ -1,4 +1,5 @@
 // The Markdown report: a verdict line, the findings, thresholds, checks and the main metrics.
+import { limiterFileName, timelineOf } from './limiter-chart.ts';
 import { formatValue, type LoadReport } from './report.ts';
 
 /** Cells must not break the table: pipes escaped, lines joined. */
@@ -59,6 +60,14 @@ export function renderMarkdown(report: LoadReport): string {
       lines.push(`| ${cell(v.name)} | ${result} | ${cell(v.detail)} |`);
     }
     lines.push('');
+  }
+  if (timelineOf(report.analysis)) {
+    lines.push(
+      '## The limiter over time',
+      '',
+      `![accepted and 429 answers over time, and the RateLimit remaining value](${href(limiterFileName(report.script))})`,
+      '',
+    );
   }
   lines.push('## Thresholds', '');
   if (report.thresholds.length) {

@@ -3,6 +3,7 @@
 // accident, which is the point).
 import { createSecretFilter } from '../shared/secret-filter.ts';
 import { renderJunit } from './junit.ts';
+import { figuresOf, limiterFileName, renderLimiterSvg, timelineOf } from './limiter-chart.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { LoadReport } from './report.ts';
 import { renderText } from './text.ts';
@@ -13,15 +14,19 @@ export interface ReportPaths {
   junit: string;
   /** k6's web-dashboard export, written by k6 itself when the launcher asks for it. */
   dashboard: string;
+  /** The limiter drawn (rate-limit only: limiter-chart.ts). */
+  limiter: string;
 }
 
 export function reportPaths(reportDir: string, script: string): ReportPaths {
-  const base = `${reportDir.replace(/\/+$/, '') || '.'}/k6-${script}`;
+  const dir = reportDir.replace(/\/+$/, '') || '.';
+  const base = `${dir}/k6-${script}`;
   return {
     json: `${base}.json`,
     markdown: `${base}.md`,
     junit: `${base}.junit.xml`,
     dashboard: `${base}.html`,
+    limiter: `${dir}/${limiterFileName(script)}`,
   };
 }
 
@@ -31,12 +36,15 @@ export function summaryOutputs(
   secrets: readonly string[],
 ): Record<string, string> {
   const paths = reportPaths(reportDir, report.script);
+  const timeline = timelineOf(report.analysis);
+  const written = [paths.json, paths.markdown, paths.junit, ...(timeline ? [paths.limiter] : [])];
   const files: Record<string, string> = {
     [paths.json]: `${JSON.stringify(report, null, 2)}\n`,
     [paths.markdown]: renderMarkdown(report),
     [paths.junit]: renderJunit(report),
-    stdout: renderText(report, [paths.json, paths.markdown, paths.junit]),
+    stdout: renderText(report, written),
   };
+  if (timeline) files[paths.limiter] = renderLimiterSvg(timeline, figuresOf(report.analysis));
   const filter = createSecretFilter(secrets);
   return Object.fromEntries(Object.entries(files).map(([k, v]) => [k, filter.text(v)]));
 }
