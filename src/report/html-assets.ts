@@ -28,6 +28,8 @@ tr[id] { scroll-margin-top: calc(var(--sticky) + var(--thead) + 8px); }
 .badge.passed { background: var(--pass); } .badge.failed { background: var(--fail); }
 .badge.skipped { background: var(--skip); } .badge.uncovered { background: var(--unc); }
 .badge.soft { background: #bc4c00; }
+/* The rate-limit probe's picture (load-run section): as wide as the page allows. */
+.limiter svg { max-width: 100%; height: auto; }
 .problems { border: 2px solid var(--unc); border-radius: 6px; padding: 8px 14px; background: #fff8c5; }
 .filters { position: sticky; top: 0; background: #fff; padding: 8px 0; border-bottom: 1px solid var(--line); z-index: 1; display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }
 .filters label { cursor: pointer; }

@@ -222,7 +222,7 @@ function limiterHtml(run: LoadRunEntry): string {
     .map((f) => `<li>${e(f.label)}: ${e(f.value)}</li>`)
     .join('');
   return `<h3 id="limiter-${e(run.script)}">The limiter over time <span class="muted">(${e(run.script)}, ${e(run.finishedAt)})</span></h3>
-<div class="limiter" data-kind="limiter" style="overflow-x: auto">${renderLimiterSvg(timeline, figuresOf(run.analysis))}<ul class="limiter-verdicts">${figures}${verdicts}</ul></div>`;
+<div class="limiter" data-kind="limiter">${renderLimiterSvg(timeline, figuresOf(run.analysis))}<ul class="limiter-verdicts">${figures}${verdicts}</ul></div>`;
 }
 
 export function renderHtml(results: ConformanceResults, loadRuns: readonly LoadRunEntry[] = []): string {
