@@ -5,14 +5,27 @@
 // - `k6 run load/<script>.ts` directly (the direct-run path, docs/load.md): the table's k6
 //   variables (load/lib/shared/variables.ts), read one by one with the checks below.
 // Both go through loadConfigOf, which applies the production guard and the remote-target refusal
-// again inside k6 (production is real money). Pure: vitest tests it in Node.
-import { type EnvMap, envNumber, envString, LoadConfigError } from './env.ts';
+// again inside k6 (production is real money). The rules themselves (target names, addresses, the
+// switch, the timeout, this machine) are load/lib/shared/config-rules.ts, which src/config applies
+// too: this file only reads k6's environment through them. Pure: vitest tests it in Node.
+import { type EnvMap, envString, LoadConfigError } from './env.ts';
+import {
+  addressProblemWords,
+  isLoopbackHost,
+  type Rule,
+  readAllowSwitch,
+  readBaseUrl,
+  readTarget,
+  readTimeout,
+  TARGETS,
+  type TargetName,
+  urlHost,
+} from './shared/config-rules.ts';
 import { type GuardedTarget, guard } from './shared/guard.ts';
 import { HAND_OVER_VARIABLE, readHandOver } from './shared/hand-over.ts';
-import { secretValuesOf, variableDefault } from './shared/variables.ts';
+import { secretValuesOf } from './shared/variables.ts';
 
-export type TargetName = 'local' | 'staging' | 'production';
-const TARGETS: readonly TargetName[] = ['local', 'staging', 'production'];
+export type { TargetName };
 
 /** Field names are the table's keys (load/lib/shared/variables.ts), as in the hand-over. */
 export interface LoadConfig {
@@ -45,32 +58,20 @@ export function productionRefusal(target: GuardedTarget): string | undefined {
   return `refusing to load production: CONFORMANCE_TARGET=production is real money; ${verdict.reason}`;
 }
 
-function baseUrl(env: EnvMap, name: string, suffix: string): string | undefined {
+/** A rule's value, or one line naming the variable (the value quoted only where it is harmless). */
+function read<T>(name: string, value: string | undefined, rule: Rule<T>): T {
+  if (rule.ok) return rule.value;
+  const { problem } = rule;
+  if (problem.kind === 'choice') {
+    throw new LoadConfigError(`${name}="${value}" is not valid: expected ${problem.expected}`);
+  }
+  // An address is never echoed whole: it may carry credentials.
+  throw new LoadConfigError(`${name} is not valid: it ${addressProblemWords(problem)}`);
+}
+
+function baseUrl(env: EnvMap, name: string, ending: '/api/' | '/v1'): string | undefined {
   const value = envString(env, name);
-  if (value === undefined) return undefined;
-  // Never echo the value whole: a URL may carry credentials.
-  if (!/^https?:\/\/[^\s/]+/i.test(value) || !value.endsWith(suffix)) {
-    throw new LoadConfigError(`${name} is not valid: expected an http(s) URL ending with ${suffix}`);
-  }
-  if (/^https?:\/\/[^/]*@/i.test(value)) {
-    throw new LoadConfigError(
-      `${name} is not valid: credentials belong in their own variables, not in the URL`,
-    );
-  }
-  return value;
-}
-
-/** The host of an http(s) URL (brackets kept for IPv6), lower-cased; k6 has no URL parser to lean on. */
-export function urlHost(url: string): string | undefined {
-  const match = /^https?:\/\/(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)/i.exec(url.trim());
-  return match?.[1] ? match[1].toLowerCase() : undefined;
-}
-
-/** 127.0.0.0/8, ::1 and localhost (RFC 6761 keeps *.localhost on the machine too). */
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (host === '[::1]' || host === '[0:0:0:0:0:0:0:1]') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return value === undefined ? undefined : read(name, value, readBaseUrl(value, ending));
 }
 
 /**
@@ -157,32 +158,25 @@ function fromHandOver(text: string): LoadConfig {
 
 function allowSwitch(env: EnvMap): boolean {
   const value = envString(env, 'ALLOW_PRODUCTION_WRITES');
-  if (value === undefined || value === 'no') return false;
-  if (value === 'yes') return true;
-  // src/config refuses other values too: `true` meant something, and guessing is worse than asking.
-  throw new LoadConfigError(`ALLOW_PRODUCTION_WRITES="${value}" is not valid: expected yes or no`);
+  return read('ALLOW_PRODUCTION_WRITES', value, readAllowSwitch(value));
 }
 
 /** The direct-run path: the table's k6 variables (and K6_REPORT_DIR), one by one. */
 function fromVariables(env: EnvMap): LoadConfig {
   const named = envString(env, 'CONFORMANCE_TARGET');
   const rawTarget = (named ?? 'local').toLowerCase();
+  const allow = readAllowSwitch(envString(env, 'ALLOW_PRODUCTION_WRITES'));
   // Refused before anything else is read: production without its switch says so whatever else is wrong.
   refuse(
     {
       target: rawTarget,
-      allowProductionWrites: envString(env, 'ALLOW_PRODUCTION_WRITES') === 'yes',
+      allowProductionWrites: allow.ok && allow.value,
       apiBaseUrl: envString(env, 'API_BASE_URL'),
     },
     named !== undefined,
   );
   const allowProductionWrites = allowSwitch(env);
-  const target = TARGETS.find((t) => t === rawTarget);
-  if (!target) {
-    throw new LoadConfigError(
-      `CONFORMANCE_TARGET="${rawTarget}" is not valid: expected local, staging or production`,
-    );
-  }
+  const target = read('CONFORMANCE_TARGET', named, readTarget(named));
   const apiBaseUrl = baseUrl(env, 'API_BASE_URL', '/api/');
   if (!apiBaseUrl) {
     throw new LoadConfigError(
@@ -202,11 +196,11 @@ function fromVariables(env: EnvMap): LoadConfig {
     allowProductionWrites,
     controlUrl: envString(env, 'REFERENCE_CONTROL_URL'),
     reportDir: envString(env, 'K6_REPORT_DIR') ?? 'reports',
-    requestTimeoutMs: envNumber(env, 'REQUEST_TIMEOUT_MS', Number(variableDefault('REQUEST_TIMEOUT_MS')), {
-      min: 1,
-      max: 600_000,
-      integer: true,
-    }),
+    requestTimeoutMs: read(
+      'REQUEST_TIMEOUT_MS',
+      envString(env, 'REQUEST_TIMEOUT_MS'),
+      readTimeout(envString(env, 'REQUEST_TIMEOUT_MS')),
+    ),
   };
 }
 

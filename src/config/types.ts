@@ -1,9 +1,10 @@
 // The shapes configuration produces: what .env / the environment say (TargetSettings), and the
 // resolved description of one target the client and the checks use (TargetConfig).
 
-export type TargetName = 'local' | 'staging' | 'production';
+import type { TargetName } from '../../load/lib/shared/config-rules.ts';
 
-export const TARGETS: readonly TargetName[] = ['local', 'staging', 'production'];
+// The target names are a rule both halves share (load/lib/shared/config-rules.ts).
+export { TARGETS, type TargetName } from '../../load/lib/shared/config-rules.ts';
 
 export interface TargetSettings {
   target: TargetName;

@@ -1,10 +1,23 @@
 // Turns raw variables into TargetSettings, collecting every problem instead of stopping at the
 // first, so one run tells the user everything to fix. Secret values are never quoted.
+import {
+  addressProblemWords,
+  DEFAULT_TIMEOUT_MS,
+  MAX_TIMEOUT_MS,
+  onThisMachine,
+  type Problem,
+  type Rule,
+  readAllowSwitch,
+  readBaseUrl,
+  readHttpUrl,
+  readTarget,
+  readTimeout,
+} from '../../load/lib/shared/config-rules.ts';
 import { createSecretFilter, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
-import { variableDefault, variableNames } from '../../load/lib/shared/variables.ts';
+import { variableNames } from '../../load/lib/shared/variables.ts';
 import { DEMO_SECRETS } from './demo-credentials.ts';
 import type { RawVariables } from './env-file.ts';
-import { type ConfigProblem, TARGETS, type TargetName, type TargetSettings } from './types.ts';
+import type { ConfigProblem, TargetName, TargetSettings } from './types.ts';
 
 /** The variables whose values are never quoted: the secret column of the one table of variables. */
 export const SECRET_VARIABLES: readonly string[] = variableNames((v) => v.secret);
@@ -15,8 +28,8 @@ export const SECRET_VARIABLES: readonly string[] = variableNames((v) => v.secret
  */
 export const MIN_SECRET_LENGTH = 8;
 
-export const DEFAULT_TIMEOUT_MS = Number(variableDefault('REQUEST_TIMEOUT_MS'));
-export const MAX_TIMEOUT_MS = 600_000;
+// The rules both halves apply live in load/lib/shared/config-rules.ts; this file words and collects.
+export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS };
 
 /** Control characters and line separators: a quoted value must not break its line or the terminal. */
 const UNPRINTABLE = /[\p{Cc}\u2028\u2029]+/gu;
@@ -70,16 +83,33 @@ class Collector {
   }
 }
 
-function target(c: Collector): TargetName {
-  const value = c.get('CONFORMANCE_TARGET');
-  if (value === undefined) return 'local';
-  const lower = value.toLowerCase() as TargetName;
-  if (TARGETS.includes(lower)) return lower;
-  c.add('CONFORMANCE_TARGET', `is ${c.quote(value)}`, 'one of local, staging, production (default local)');
-  return 'local';
+/** A rule's value, or its fallback with the problem collected (the value quoted safely). */
+function chosen<T>(c: Collector, name: string, rule: Rule<T>, fallback: T): T {
+  if (rule.ok) return rule.value;
+  const value = c.get(name) ?? '';
+  const expected = rule.problem.kind === 'choice' ? rule.problem.expected : '';
+  c.add(name, `is ${c.quote(value)}`, expected);
+  return fallback;
 }
 
-/** An absolute http(s) URL whose path ends as the spec says; a missing final slash is forgiven. */
+function target(c: Collector): TargetName {
+  return chosen(c, 'CONFORMANCE_TARGET', readTarget(c.get('CONFORMANCE_TARGET')), 'local');
+}
+
+/** An address problem in words: the value quoted (user info hidden) where the problem names it. */
+function addressProblem(c: Collector, value: string, problem: Problem): string {
+  const words = addressProblemWords(problem);
+  if (problem.kind === 'credentials') return words; // never quoted: the user part may be a password
+  // A scheme-looking prefix of `user:password@host` is no scheme: say so without naming it.
+  if (problem.kind === 'scheme' && value.includes('@')) {
+    return `${c.quote(hideUserInfo(value))} uses a non-http(s) scheme`;
+  }
+  // Only the address is quoted when there is a query: a query often carries a token.
+  const shown = problem.kind === 'query' ? (hideUserInfo(value).split(/[?#]/)[0] ?? '') : hideUserInfo(value);
+  return `${c.quote(shown)} ${problem.kind === 'scheme' ? `uses the ${c.clean(problem.scheme)} scheme` : words}`;
+}
+
+/** A base address (load/lib/shared/config-rules.ts readBaseUrl), every problem collected. */
 function baseUrl(
   c: Collector,
   name: string,
@@ -96,50 +126,15 @@ function baseUrl(
     if (required) c.add(name, `is not set (${why})`, expected);
     return undefined;
   }
-  const url = parseHttpUrl(c, name, value, expected);
-  if (!url) return undefined;
-  const path = url.pathname;
-  if (ending === '/api/') {
-    if (path.endsWith('/api/')) return url.href;
-    if (path.endsWith('/api')) return `${url.href}/`;
-  } else {
-    if (path.endsWith('/v1')) return url.href;
-    if (path.endsWith('/v1/')) return url.href.slice(0, -1);
-  }
-  c.add(name, `${c.quote(hideUserInfo(value))} does not end with ${ending}`, expected);
-  return undefined;
+  return address(c, name, value, readBaseUrl(value, ending), expected);
 }
 
-function parseHttpUrl(c: Collector, name: string, value: string, expected: string): URL | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    c.add(name, `${c.quote(hideUserInfo(value))} is not an absolute URL`, expected);
-    return undefined;
-  }
-  if (url.username || url.password) {
-    // Not quoted: the user part may be a credential.
-    c.add(
-      name,
-      'carries a user name or password',
-      `${expected}, without credentials (use the credential variables)`,
-    );
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    // Without a `//`, what looks like a scheme may be the user name of `user:password@host`.
-    const scheme = value.includes('@') ? 'a non-http(s)' : `the ${c.clean(url.protocol)}`;
-    c.add(name, `${c.quote(hideUserInfo(value))} uses ${scheme} scheme`, expected);
-    return undefined;
-  }
-  if (url.search || url.hash) {
-    // Only the address is quoted: a query often carries a token.
-    const address = hideUserInfo(value).split(/[?#]/)[0] ?? '';
-    c.add(name, `${c.quote(address)} has a query or fragment`, expected);
-    return undefined;
-  }
-  return url;
+function address(c: Collector, name: string, value: string, rule: Rule<string>, expected: string) {
+  if (rule.ok) return rule.value;
+  const more =
+    rule.problem.kind === 'credentials' ? ', without credentials (use the credential variables)' : '';
+  c.add(name, addressProblem(c, value, rule.problem), `${expected}${more}`);
+  return undefined;
 }
 
 function credential(c: Collector, name: string, what: string, required: boolean, why: string) {
@@ -176,30 +171,11 @@ function flag(c: Collector, name: string, fallback: boolean): boolean {
 }
 
 function allowProductionWrites(c: Collector): boolean {
-  const value = c.get('ALLOW_PRODUCTION_WRITES');
-  if (value === undefined || value === 'no') return false;
-  if (value === 'yes') return true;
-  // Refused rather than read as "off": someone who wrote `true` meant something, and guessing
-  // wrong either way (writes to real money, or silently skipped checks) is worse than asking.
-  c.add(
-    'ALLOW_PRODUCTION_WRITES',
-    `is ${c.quote(value)}`,
-    'yes (writes and load against production) or no (default)',
-  );
-  return false;
+  return chosen(c, 'ALLOW_PRODUCTION_WRITES', readAllowSwitch(c.get('ALLOW_PRODUCTION_WRITES')), false);
 }
 
 function timeout(c: Collector): number {
-  const value = c.get('REQUEST_TIMEOUT_MS');
-  if (value === undefined) return DEFAULT_TIMEOUT_MS;
-  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (Number.isInteger(n) && n >= 1 && n <= MAX_TIMEOUT_MS) return n;
-  c.add(
-    'REQUEST_TIMEOUT_MS',
-    `is ${c.quote(value)}`,
-    `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS})`,
-  );
-  return DEFAULT_TIMEOUT_MS;
+  return chosen(c, 'REQUEST_TIMEOUT_MS', readTimeout(c.get('REQUEST_TIMEOUT_MS')), DEFAULT_TIMEOUT_MS);
 }
 
 function featureRoute(c: Collector): string | undefined {
@@ -232,14 +208,7 @@ function controlUrl(c: Collector): string | undefined {
   const value = c.get('REFERENCE_CONTROL_URL');
   if (value === undefined) return undefined;
   const expected = 'an absolute http(s) URL, e.g. http://127.0.0.1:8080/__control/';
-  return parseHttpUrl(c, 'REFERENCE_CONTROL_URL', value, expected)?.href;
-}
-
-/** Loopback hosts (127.0.0.0/8, ::1, localhost), or an unset address. */
-function onThisMachine(url: string | undefined): boolean {
-  if (url === undefined) return true;
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return address(c, 'REFERENCE_CONTROL_URL', value, readHttpUrl(value), expected);
 }
 
 export function validate(

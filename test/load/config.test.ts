@@ -113,7 +113,7 @@ describe('readLoadConfig, direct run (the individual variables)', () => {
 
   it('refuses an unknown target', () => {
     expect(() => readLoadConfig({ ...STAGING, CONFORMANCE_TARGET: 'qa' })).toThrow(
-      /local, staging or production/,
+      /local, staging, production/,
     );
   });
 

@@ -2,14 +2,8 @@
 // directly must refuse exactly what `npm run load:*` refuses, and an unnamed remote besides; the
 // hand-over of `npm run load:*` is refused inside k6 again (defence in depth: real money).
 import { describe, expect, it } from 'vitest';
-import {
-  isLoopbackHost,
-  loadRefusal,
-  productionRefusal,
-  readLoadConfig,
-  remoteRefusal,
-  urlHost,
-} from '../../load/lib/config.ts';
+import { loadRefusal, productionRefusal, readLoadConfig, remoteRefusal } from '../../load/lib/config.ts';
+import { isLoopbackHost, urlHost } from '../../load/lib/shared/config-rules.ts';
 import { guard, loadSettings, type TargetConfig } from '../../src/config/index.ts';
 import { handOver } from '../../src/launcher/k6-env.ts';
 
@@ -136,13 +130,17 @@ describe('an unnamed remote target is refused inside k6', () => {
 
   it('says why and how to mean it, in one line, without credentials of the URL', () => {
     const reason = remoteRefusal(
-      { target: 'local', allowProductionWrites: false, apiBaseUrl: 'https://user:pw@api.example.test/api/' },
+      { target: 'local', allowProductionWrites: false, apiBaseUrl: 'https://api.example.test/api/' },
       false,
     );
     expect(reason).toMatch(
       /^refusing to load api\.example\.test: .*CONFORMANCE_TARGET is not set; set CONFORMANCE_TARGET=staging/,
     );
-    expect(reason).not.toMatch(/pw|user|\n/);
+    expect(reason).not.toMatch(/\n/);
+    // An address with credentials is no address the rule reads: refused, the credentials unshown.
+    expect(() =>
+      readLoadConfig({ ...REMOTE, API_BASE_URL: 'https://user:pw-secret-1@api.example.test/api/' }),
+    ).toThrow(/^API_BASE_URL is not valid: it carries a user name or password$/);
     expect(
       remoteRefusal({ target: 'local', allowProductionWrites: false, apiBaseUrl: 'https://x.test/api/' }),
     ).toMatch(/CONFORMANCE_TARGET is local/);
@@ -156,7 +154,7 @@ describe('an unnamed remote target is refused inside k6', () => {
   it('reads hosts without a URL parser (k6 has none built in)', () => {
     expect(urlHost('HTTP://Example.TEST:8080/api/')).toBe('example.test');
     expect(urlHost('http://[::1]:1/api/')).toBe('[::1]');
-    expect(urlHost('http://u:p@h.test/api/')).toBe('h.test');
+    expect(urlHost('http://u:p@h.test/api/')).toBeUndefined(); // user info: not read, fail closed
     expect(urlHost('ftp://h.test/')).toBeUndefined();
     expect(isLoopbackHost('127.0.0.1')).toBe(true);
     expect(isLoopbackHost('128.0.0.1')).toBe(false);

@@ -15,18 +15,41 @@ const AUTHORITY = /^(https?):\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?(?=
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443 };
 
+/** An http(s) URL read by the one grammar: scheme and host in lower case, the port always given. */
+export interface PlainUrl {
+  scheme: 'http' | 'https';
+  host: string;
+  port: number;
+  /** Whether the port was written (and was not the scheme's default). */
+  explicitPort: boolean;
+  /** Everything after the authority: path, query, fragment, as written. */
+  rest: string;
+}
+
+/** The URL read by the grammar above, or undefined when it is not one (fail closed). */
+export function plainUrl(url: string): PlainUrl | undefined {
+  const match = AUTHORITY.exec(url);
+  if (!match) return undefined;
+  const scheme = (match[1] as string).toLowerCase() as 'http' | 'https';
+  const host = (match[2] as string).toLowerCase();
+  const port = match[3] === undefined ? DEFAULT_PORTS[scheme] : Number(match[3]);
+  if (port === undefined || port < 1 || port > 65_535) return undefined;
+  return {
+    scheme,
+    host,
+    port,
+    explicitPort: port !== DEFAULT_PORTS[scheme],
+    rest: url.slice(match[0].length),
+  };
+}
+
 /**
  * The origin of an absolute http(s) URL as `scheme://host:port` (lower case, the port always
  * written), or undefined when the URL is not one the rule can read.
  */
 export function originOf(url: string): string | undefined {
-  const match = AUTHORITY.exec(url);
-  if (!match) return undefined;
-  const scheme = (match[1] as string).toLowerCase();
-  const host = (match[2] as string).toLowerCase();
-  const port = match[3] === undefined ? DEFAULT_PORTS[scheme] : Number(match[3]);
-  if (port === undefined || port < 1 || port > 65_535) return undefined;
-  return `${scheme}://${host}:${port}`;
+  const plain = plainUrl(url);
+  return plain && `${plain.scheme}://${plain.host}:${plain.port}`;
 }
 
 /** The configured base addresses: the only places requests may go. */

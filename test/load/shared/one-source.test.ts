@@ -98,6 +98,22 @@ describe('load/lib/shared/', () => {
     expect(definedOutsideShared(/encodeURIComponent\(String\(value\)\)/)).toEqual([]);
   });
 
+  it('holds the configuration rules once: target names, addresses, the switch, the timeout, this machine', () => {
+    // Both sides read values through load/lib/shared/config-rules.ts; a rule written again elsewhere
+    // (a list of target names, the timeout cap, a loopback pattern, the switch's spelling, an
+    // address parsed with URL) is a second copy that can drift (issue 25: a .env one accepted and
+    // the other refused).
+    const second = definedOutsideShared(
+      /'local',\s*'staging',\s*'production'|600_?000|\^127\\\.|=== 'yes'|function\s+(isLoopbackHost|urlHost|onThisMachine)\b/,
+    ).filter((path) => !path.startsWith('src/reference/'));
+    expect(second).toEqual([]);
+    for (const file of ['src/config/validate.ts', 'load/lib/config.ts']) {
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).toMatch(
+        /from '[./]+\/(load\/lib\/)?shared\/config-rules\.ts'/,
+      );
+    }
+  });
+
   it('keeps every k6 script bounded: no redirect followed, bodies discarded unless kept, redirects a failure', () => {
     for (const script of ['load/release.ts', 'load/rate-limit.ts', 'load/flag-cache.ts']) {
       const code = readFileSync(join(ROOT, script), 'utf8');

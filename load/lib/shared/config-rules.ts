@@ -1,0 +1,158 @@
+// The configuration's rules, once for both halves: the target names, the base addresses, the
+// production switch, the request timeout and what counts as this machine. src/config/validate.ts
+// (which collects every problem, with the values quoted safely) and load/lib/config.ts (k6's
+// direct-run path, one line at the first problem) both read values through these, so a
+// configuration one accepts the other accepts (test/load/shared/config-rules.test.ts). Each rule
+// answers with the value or a problem; the wording around a value is each side's own. k6-safe:
+// k6 has no URL parser, so addresses are read by the origin rule's grammar (./origin.ts).
+import { plainUrl } from './origin.ts';
+import { variableDefault } from './variables.ts';
+
+export type Rule<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+/**
+ * Why a value was refused. `quoted`: the problem names the value (each side quotes it its own way,
+ * secrets and user info hidden); the others never show it.
+ */
+export type Problem =
+  | { kind: 'choice'; expected: string; quoted: true }
+  | { kind: 'not-absolute'; quoted: true }
+  | { kind: 'credentials' }
+  | { kind: 'scheme'; scheme: string; quoted: true }
+  | { kind: 'query'; quoted: true }
+  | { kind: 'path'; quoted: true }
+  | { kind: 'ending'; ending: string; quoted: true };
+
+export type TargetName = 'local' | 'staging' | 'production';
+export const TARGETS: readonly TargetName[] = ['local', 'staging', 'production'];
+
+const ok = <T>(value: T): Rule<T> => ({ ok: true, value });
+const refused = <T>(problem: Problem): Rule<T> => ({ ok: false, problem });
+
+/** CONFORMANCE_TARGET: local, staging or production, case not minded; unset is local. */
+export function readTarget(value: string | undefined): Rule<TargetName> {
+  if (value === undefined) return ok('local');
+  const found = TARGETS.find((t) => t === value.toLowerCase());
+  return found
+    ? ok(found)
+    : refused({
+        kind: 'choice',
+        expected: 'one of local, staging, production (default local)',
+        quoted: true,
+      });
+}
+
+/**
+ * ALLOW_PRODUCTION_WRITES: yes or no (unset is no). Anything else is refused rather than read as
+ * "off": someone who wrote `true` meant something, and guessing wrong either way (writes to real
+ * money, or silently skipped checks) is worse than asking.
+ */
+export function readAllowSwitch(value: string | undefined): Rule<boolean> {
+  if (value === undefined || value === 'no') return ok(false);
+  if (value === 'yes') return ok(true);
+  return refused({
+    kind: 'choice',
+    expected: 'yes (writes and load against production) or no (default)',
+    quoted: true,
+  });
+}
+
+export const DEFAULT_TIMEOUT_MS = Number(variableDefault('REQUEST_TIMEOUT_MS'));
+export const MAX_TIMEOUT_MS = 600_000;
+
+/** REQUEST_TIMEOUT_MS: whole milliseconds from 1 to 600000, digits only (no `1e3`, no `12ms`). */
+export function readTimeout(value: string | undefined): Rule<number> {
+  if (value === undefined) return ok(DEFAULT_TIMEOUT_MS);
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isInteger(n) && n >= 1 && n <= MAX_TIMEOUT_MS) return ok(n);
+  return refused({
+    kind: 'choice',
+    expected: `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS})`,
+    quoted: true,
+  });
+}
+
+/** Spaces, control characters, non-ASCII, a backslash, or `.`/`..` segments (URL parsers would move them). */
+const UNPLAIN_PATH = /[^\x21-\x7e]|\\|(^|\/)\.{1,2}(\/|$)/;
+
+/**
+ * An absolute http(s) URL without credentials, query or fragment, written plainly (the origin
+ * rule's grammar), as `scheme://host[:port]/path` with scheme and host in lower case and a default
+ * port left out. Its path is `/` when none is written.
+ */
+export function readHttpUrl(value: string): Rule<string> {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+  if (scheme === undefined) return refused({ kind: 'not-absolute', quoted: true });
+  if (!/^https?$/i.test(scheme))
+    return refused({ kind: 'scheme', scheme: `${scheme.toLowerCase()}:`, quoted: true });
+  // User info anywhere before the path: never quoted (the part before `@` may be a password).
+  const authority = value.slice(scheme.length + 3).split(/[/?#\\]/)[0] ?? '';
+  if (value.slice(scheme.length + 1, scheme.length + 3) === '//' && authority.includes('@')) {
+    return refused({ kind: 'credentials' });
+  }
+  const url = plainUrl(value);
+  if (!url) return refused({ kind: 'not-absolute', quoted: true });
+  if (/[?#]/.test(url.rest)) return refused({ kind: 'query', quoted: true });
+  if (UNPLAIN_PATH.test(url.rest)) return refused({ kind: 'path', quoted: true });
+  return ok(`${url.scheme}://${url.host}${url.explicitPort ? `:${url.port}` : ''}${url.rest || '/'}`);
+}
+
+/**
+ * A base address: readHttpUrl, and its path ends as the spec says (`/api/` for the main service,
+ * `/v1` for the pet demo); a missing or extra final slash is forgiven, the meaning is not in doubt.
+ */
+export function readBaseUrl(value: string, ending: '/api/' | '/v1'): Rule<string> {
+  const read = readHttpUrl(value);
+  if (!read.ok) return read;
+  const url = read.value;
+  if (ending === '/api/') {
+    if (url.endsWith('/api/')) return ok(url);
+    if (url.endsWith('/api')) return ok(`${url}/`);
+  } else {
+    if (url.endsWith('/v1')) return ok(url);
+    if (url.endsWith('/v1/')) return ok(url.slice(0, -1));
+  }
+  return refused({ kind: 'ending', ending, quoted: true });
+}
+
+/**
+ * What an address problem says, without the value (each side puts the value, quoted its own way,
+ * before it when the problem is `quoted`). Scheme names are letters, digits, `+.-` only.
+ */
+export function addressProblemWords(problem: Problem): string {
+  switch (problem.kind) {
+    case 'not-absolute':
+      return 'is not an absolute URL';
+    case 'credentials':
+      return 'carries a user name or password';
+    case 'scheme':
+      return `uses the ${problem.scheme} scheme`;
+    case 'query':
+      return 'has a query or fragment';
+    case 'path':
+      return 'has spaces, control or non-ASCII characters, a backslash or . segments in its path';
+    case 'ending':
+      return `does not end with ${problem.ending}`;
+    case 'choice':
+      return `is not ${problem.expected}`;
+  }
+}
+
+/** The host of an http(s) URL (brackets kept for IPv6), lower-cased, or undefined. */
+export function urlHost(url: string): string | undefined {
+  return plainUrl(url.trim())?.host;
+}
+
+/** 127.0.0.0/8, ::1 and localhost (RFC 6761 keeps *.localhost on the machine too). */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]' || host === '[0:0:0:0:0:0:0:1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Whether an address is on this machine (an unset one is). */
+export function onThisMachine(url: string | undefined): boolean {
+  if (url === undefined) return true;
+  const host = urlHost(url);
+  return host !== undefined && isLoopbackHost(host);
+}
