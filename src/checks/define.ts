@@ -76,9 +76,6 @@ function levelOf(rules: string[]): RuleLevel {
   return rules.every((id) => findRule(id)?.level === 'SHOULD') ? 'SHOULD' : 'MUST';
 }
 
-/** CONFORMANCE_VERBOSE=1 keeps the stack frames of a check failure (for debugging the suite itself). */
-const verbose = () => /^(1|true|yes|on)$/i.test(process.env.CONFORMANCE_VERBOSE ?? '');
-
 /**
  * A failure as data: ours as our assertions made it; any other error (a vitest matcher, the
  * client's transport error) as its message in plain words.
@@ -96,13 +93,19 @@ export const CONSOLE_FAILURE_CAP = 4096;
  * The error vitest prints for a failed check: a fresh one made of the redacted failure, safe for a
  * terminal and a CI log, capped, with no diff, no extra property and (unless verbose) no stack
  * frames into the suite's own code. Nothing of the original error, which holds the target's
- * unredacted words, reaches vitest.
+ * unredacted words, reaches vitest. `verbose` (the CLI's --verbose, handed over through vitest's
+ * provide) keeps the frames, for debugging the suite itself.
  */
-export function consoleError(failure: CheckFailure, original: unknown, redact: <T>(v: T) => T): Error {
+export function consoleError(
+  failure: CheckFailure,
+  original: unknown,
+  redact: <T>(v: T) => T,
+  verbose = false,
+): Error {
   const error = new Error(terminalText(reasonOf(failure), { max: CONSOLE_FAILURE_CAP }));
   error.name = 'AssertionError';
   const frames =
-    verbose() && original instanceof Error && original.stack
+    verbose && original instanceof Error && original.stack
       ? original.stack.split('\n').filter((line) => /^\s+at /.test(line))
       : [];
   error.stack = [
@@ -208,7 +211,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
           );
           return;
         }
-        throw consoleError(failed, error, recorder.redact);
+        throw consoleError(failed, error, recorder.redact, inject('verbose') === true);
       } finally {
         meta.exchanges = [...attached, ...recorder.exchanges()];
         const marked = failedAt ? meta.exchanges.indexOf(failedAt) : -1;

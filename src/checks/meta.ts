@@ -1,4 +1,5 @@
-// What a conformance test carries to the reporter, through vitest's task meta.
+// What a conformance test carries to the reporter, through vitest's task meta; and what the CLI and
+// global setup hand the checks through vitest's provide (ProvidedContext below).
 import type { RecordedExchange } from '../client/index.ts';
 import type { TargetConfig, TargetSettings } from '../config/index.ts';
 import type { Area, RuleLevel } from '../rules/catalogue.ts';
@@ -40,6 +41,8 @@ export interface HandedOver {
   settings: TargetSettings;
   /** Present when the CLI diagnosed a remote target (it ends the run itself on a problem). */
   diagnosis?: { petstoreUnavailable?: string };
+  /** --verbose: check failures keep their stack frames (debugging the suite itself). */
+  verbose?: boolean;
 }
 
 declare module 'vitest' {
@@ -48,11 +51,13 @@ declare module 'vitest' {
   }
   interface ProvidedContext {
     handedOver?: HandedOver;
+    /** The CLI's --verbose, for check() in the workers (global setup provides it from handedOver). */
+    verbose?: boolean;
     target: TargetConfig;
     targetInfo: TargetInfo;
     /**
-     * Per-area targets that override `target` (the fault matrix gives each area's suite its own
-     * faulty server, so one run checks several faults without mixing them up).
+     * Per-area targets that override `target`: self-tests give one area's checks a server of their
+     * own (test/config/provide-target.ts). The fault matrix uses targetsByFile.
      */
     targetsByArea?: Partial<Record<Area, TargetConfig>>;
     /**

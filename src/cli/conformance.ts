@@ -18,7 +18,7 @@ const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [
   --area NAME   run only the suites of these spec areas (${AREAS.join(', ')})
   --rule ID     run only the checks of these rules (e.g. PAG-12)
   --list-rules  list the rule catalogue with the checks that cover each rule
-  --verbose     keep the stack frames of check failures (CONFORMANCE_VERBOSE=1), for debugging the suite`;
+  --verbose     keep the stack frames of check failures, for debugging the suite`;
 
 function fail(message: string): never {
   process.stderr.write(`conformance: ${message}\n`);
@@ -61,8 +61,6 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  // Read by check() in the vitest workers, which inherit the environment.
-  if (args.verbose) process.env.CONFORMANCE_VERBOSE = '1';
   const areas = args.area.map(resolveArea);
   const rules = args.rule.map((id) => id.toUpperCase());
   for (const id of rules) if (!findRule(id)) fail(`unknown rule "${id}"; see --list-rules`);
@@ -88,7 +86,8 @@ async function main(): Promise<void> {
   // A remote target that is unreachable or wrongly set up: one line and exit 2, before vitest even
   // starts (and before it takes a second to import).
   const startedAt = new Date();
-  const handedOver: HandedOver = { settings: loaded.settings };
+  // What the run needs beyond the suites travels with vitest's provide, never the environment.
+  const handedOver: HandedOver = { settings: loaded.settings, ...(args.verbose ? { verbose: true } : {}) };
   if (loaded.settings.target !== 'local') {
     // Loaded here: the client and the report writers take a while to load, during which a signal
     // would otherwise find no handler.

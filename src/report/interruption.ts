@@ -1,5 +1,5 @@
-// Whether this run was interrupted, and by which signal. Set by the process that handles the signal
-// (src/runner/run-suites.ts), read by the reporter; kept on globalThis because vitest loads the
+// Whether this run was interrupted, and by which signal. Set where the signal is handled
+// (src/runner/interrupts.ts, in the CLI's process), read by the reporter; kept on globalThis because vitest loads the
 // reporter through its own module loader, so the two may hold different copies of this module.
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 

@@ -56,7 +56,8 @@ export async function writeReports(
   // JSON's escaping and the quoting of the curl lines).
   const results = scrubber.deep(withHistory);
   await makeFolder(dir);
-  // results.json last: its presence tells the CLI (and CI) that the run's reports are complete.
+  // results.json last of these three (the reporter writes junit.xml after it): a reader that finds
+  // it finds this run's summary.md and index.html beside it. The CLI's exit code does not read it.
   await writeFileAtomic(join(dir, REPORT_FILES.summary), renderSummary(results));
   const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target));
   await writeFileAtomic(join(dir, REPORT_FILES.html), renderHtml(results, loadRuns));

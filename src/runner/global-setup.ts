@@ -30,6 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (diagnosis.petstoreUnavailable) config.petstoreUnavailable = diagnosis.petstoreUnavailable;
   }
   project.provide('target', config);
+  project.provide('verbose', handedOver?.verbose === true);
   project.provide('targetInfo', {
     name: config.target,
     apiBaseUrl: config.apiBaseUrl,

@@ -1,16 +1,10 @@
 // A check failure as a person reads it on the console: plain words, safe for a terminal and a CI
 // log, capped, redacted before it is cut, and no stack frames into the suite's own code unless
-// CONFORMANCE_VERBOSE=1 asks for them (debugging the suite itself).
-import { afterEach, describe, expect, it } from 'vitest';
+// --verbose asks for them (debugging the suite itself).
+import { describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { CONSOLE_FAILURE_CAP, consoleError, failureOf } from '../../src/checks/define.ts';
 import { CheckFailed } from '../../src/checks/failure.ts';
-
-const before = process.env.CONFORMANCE_VERBOSE;
-afterEach(() => {
-  if (before === undefined) delete process.env.CONFORMANCE_VERBOSE;
-  else process.env.CONFORMANCE_VERBOSE = before;
-});
 
 function matcherError(): Error {
   const error = new Error('total_pages on page 2: expected 3 to be 2 // Object.is equality');
@@ -23,7 +17,6 @@ const redact = createSecretFilter([SECRET]).deep;
 
 describe('the console error of a failed check', () => {
   it('says the expectation in plain words and drops the stack frames', () => {
-    delete process.env.CONFORMANCE_VERBOSE;
     const original = matcherError();
     expect(original.stack).toMatch(/\n\s+at /);
     const error = consoleError(failureOf(original), original, redact);
@@ -31,16 +24,14 @@ describe('the console error of a failed check', () => {
     expect(error.stack).toBe('AssertionError: total_pages on page 2: expected 2, got 3');
   });
 
-  it('keeps the frames with CONFORMANCE_VERBOSE=1', () => {
-    process.env.CONFORMANCE_VERBOSE = '1';
+  it('keeps the frames when verbose (--verbose)', () => {
     const original = matcherError();
-    const error = consoleError(failureOf(original), original, redact);
+    const error = consoleError(failureOf(original), original, redact, true);
     expect(error.message).toBe('total_pages on page 2: expected 2, got 3');
     expect(error.stack).toMatch(/\n\s+at /);
   });
 
   it('redacts the quote whole before any cut, and shows no escape or workflow command', () => {
-    delete process.env.CONFORMANCE_VERBOSE;
     const quote = `${'x'.repeat(290)} ${SECRET} \u001b]52;c;ZXZpbA==\u0007\n::add-mask::exit`;
     const thrown = new CheckFailed({ message: 'the error body: expected a JSON error body', quote });
     const error = consoleError(redact(failureOf(thrown)), thrown, redact);

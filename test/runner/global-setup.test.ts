@@ -78,6 +78,14 @@ describe('global setup', () => {
       petstoreBaseUrl: 'http://127.0.0.1:1/pets',
       strict: false,
     });
+    expect(provided.verbose).toBe(false);
+  });
+
+  it("hands the CLI's --verbose on to the checks through provide, not the environment", async () => {
+    const { project, provided } = projectWith({ settings: remote, diagnosis: {}, verbose: true });
+    await (await setup(project))();
+    expect(provided.verbose).toBe(true);
+    expect(process.env.CONFORMANCE_VERBOSE).toBeUndefined();
   });
 
   it('probes the target itself when handed settings without a diagnosis (vitest run directly)', async () => {

@@ -341,7 +341,7 @@ export const VARIABLES: readonly Variable[] = [
     envFile: false,
     k6: false,
     meaning:
-      "folder of the reports; read from the environment only (vitest's JUnit reporter needs it before `.env` is read); checked before the first request (created if need be, must be writable: else exit 2 and one line), and one run at a time per folder (docs/reports.md)",
+      'folder of the reports; read from the environment only (the CLI and the conformance reporter must find the same folder without reading a file); checked before the first request (created if need be, must be writable: else exit 2 and one line), and one run at a time per folder (docs/reports.md)',
     example: 'reports/nightly',
     dotenv: {
       line: 'commented',
