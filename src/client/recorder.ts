@@ -3,6 +3,7 @@
 // and teaches it the tokens it obtains. Beside the redacted text it keeps the request as sent with
 // each named secret as its variable (replay.ts): what a curl line is rendered from.
 import { createSecretFilter, REDACTED } from '../../load/lib/shared/secret-filter.ts';
+import { learnedSecrets, shareLearned } from './learned-secrets.ts';
 import { type NamedSecret, replayOf, UNNAMED_SECRET } from './replay.ts';
 import type { ExchangeRecorder, RecordedExchange } from './types.ts';
 
@@ -15,19 +16,31 @@ function cut(body: string): string {
 }
 
 export function createRecorder(secrets: string[]): ExchangeRecorder {
-  const redact = createSecretFilter(secrets);
+  const own = createSecretFilter(secrets);
+  // The tokens other clients of the run learned too (learned-secrets.ts): a target may echo them here.
+  const shared = learnedSecrets();
+  const redact = {
+    text: (value: string) => own.text(shared.text(value)),
+    headers: (headers: Record<string, string>) => own.headers(shared.headers(headers)),
+    deep: <T>(value: T): T => own.deep(shared.deep(value)),
+  };
   // Each secret under the variable a command writes instead of it; a name given later replaces
   // the placeholder of a secret given unnamed.
   const named = new Map<string, string>();
   const learn = (secret: string, variable?: string) => {
     if (!secret) return;
-    redact.add(secret);
+    own.add(secret);
     const current = named.get(secret);
     if (current === undefined || (current === UNNAMED_SECRET && variable !== undefined)) {
       named.set(secret, variable ?? UNNAMED_SECRET);
     }
   };
   for (const s of secrets) learn(s);
+  // Learned from here on (a token the client obtained): shared with the run's other recorders.
+  const learnLater = (secret: string, variable?: string) => {
+    learn(secret, variable);
+    shareLearned(secret);
+  };
   const hiding = {
     text: (value: string) => redact.text(value),
     credentialHeader: (name: string) => redact.headers({ [name]: '-' })[name] === REDACTED,
@@ -59,8 +72,8 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
         );
       kept.push(clean);
     },
-    learn,
-    learnFromHeaders: redact.learnFromHeaders,
+    learn: learnLater,
+    learnFromHeaders: own.learnFromHeaders,
     redact: redact.deep,
     exchanges: () => [...kept],
     clear() {

@@ -14,6 +14,7 @@ import type {
 } from 'vitest/node';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import type { TargetInfo } from '../checks/meta.ts';
+import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
@@ -145,7 +146,9 @@ export default class ConformanceReporter implements Reporter {
         ];
       }
       const { info, secrets } = this.targetOf(modules);
-      const scrubber = createSecretFilter(secrets);
+      // The configured secrets and the tokens the run's clients learned (they reach this thread
+      // from the workers, learned-secrets.ts): a target may echo a token into any check.
+      const scrubber = createSecretFilter([...secrets, ...learnedValues()]);
       const startedAt =
         collected.firstStart !== undefined && collected.firstStart < this.startedAt.getTime()
           ? new Date(collected.firstStart)
