@@ -3,6 +3,7 @@
 // code of the README: 0 every check passed, 1 a check failed, 2 a configuration or connection problem,
 // 130 / 143 interrupted by SIGINT / SIGTERM (the reports say what ran).
 import { parseArgs } from 'node:util';
+import { terminalText } from '../../load/lib/shared/safe-text.ts';
 import type { HandedOver } from '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
 import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
@@ -93,12 +94,13 @@ async function main(): Promise<void> {
     // would otherwise find no handler.
     const { preflight } = await import('../runner/preflight.ts');
     const diagnosis = await preflight(resolveTarget(loaded.settings), startedAt);
+    // One line each, in the target's words made safe for a terminal and a CI log.
     if (diagnosis.problem) {
-      process.stderr.write(`${diagnosis.problem}\n`);
+      process.stderr.write(`${terminalText(diagnosis.problem, { max: 1000 })}\n`);
       process.exit(2);
     }
     if (diagnosis.petstoreUnavailable)
-      process.stderr.write(`conformance: ${diagnosis.petstoreUnavailable}\n`);
+      process.stderr.write(`conformance: ${terminalText(diagnosis.petstoreUnavailable, { max: 1000 })}\n`);
     handedOver.diagnosis = diagnosis.petstoreUnavailable
       ? { petstoreUnavailable: diagnosis.petstoreUnavailable }
       : {};

@@ -1,7 +1,9 @@
 // Before any check runs against a remote target: is the setup right (setup-diagnosis.ts)? A setup
 // problem ends the run with exit code 2 and one line, the reports saying so, instead of every check
 // failing with the same cause; an unreachable pet interface only skips the pet checks.
+import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { createApiClient } from '../client/index.ts';
+import { learnedValues } from '../client/learned-secrets.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import { writeProblemRun } from '../report/problem-run.ts';
 import { reportsDir } from '../report/reports-dir.ts';
@@ -12,7 +14,9 @@ import { diagnoseSetup, type SetupDiagnosis } from './setup-diagnosis.ts';
  * (the problem as its reason). The caller prints `problem` and exits 2.
  */
 export async function preflight(config: TargetConfig, startedAt: Date): Promise<SetupDiagnosis> {
-  const diagnosis = await diagnoseSetup(createApiClient(config), config);
+  // The diagnosis quotes the target (an error code): redacted as a value before anyone prints it.
+  const found = await diagnoseSetup(createApiClient(config), config);
+  const diagnosis = createSecretFilter([...secretValues(config), ...learnedValues()]).deep(found);
   if (!diagnosis.problem) return diagnosis;
   await writeProblemRun({
     dir: reportsDir(),
