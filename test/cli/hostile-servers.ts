@@ -1,6 +1,7 @@
 // Hostile targets: small local servers that misbehave in one way each, the way broken
 // environments do. Each gives the base addresses a configuration would name.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
@@ -172,4 +173,96 @@ export async function startHostileTarget(kind: HostileKind): Promise<HostileTarg
   const respond = RESPONDERS[kind];
   if (!respond) throw new Error(`no responder for ${kind}`);
   return listen(createServer(respond), kind, 'http');
+}
+
+// --- Targets whose words are the attack (issue 22: text from the target is data) ---------------
+// An echoing target knows the run's secrets (it was given them, or a debug build prints them) and
+// puts them, terminal escape sequences and GitHub workflow commands into every answer: error
+// bodies, pet names, pet ids. The checks fail against it, so its words reach every report.
+
+export const ECHO_KINDS = ['echoes-everything', 'huge-pet-name', 'refuses-setup-in-escapes'] as const;
+export type EchoKind = (typeof ECHO_KINDS)[number];
+
+/** What a terminal would run or draw: clipboard write, hyperlink, window title, screen clear, C1 CSI. */
+export const ESCAPES = [
+  '\u001b]52;c;ZWNobyBwd25lZA==\u0007',
+  '\u001b]8;;http://127.0.0.9/\u001b\\click here\u001b]8;;\u001b\\',
+  '\u001b]0;pwned title\u0007',
+  '\u001b[2J\u001b[H\u001b[31m',
+  '\u009b31m',
+].join('');
+
+/** Lines the GitHub Actions runner would obey if printed at the start of a line. */
+export const WORKFLOW_COMMANDS =
+  '\n::add-mask::exit\n::error file=README.md,line=1::pwned\n::stop-commands::x\n##[error]old form\n';
+
+/** Pet ids a shell would act on if a command quoted them wrongly. */
+export const HOSTILE_IDS = [
+  "o'neil",
+  'back`touch /tmp/sinks-pwned-backtick`tick',
+  '$(touch /tmp/sinks-pwned-subst)',
+  'new\nline; touch /tmp/sinks-pwned-newline',
+];
+
+export interface EchoingTarget {
+  apiBaseUrl: string;
+  petstoreBaseUrl: string;
+  /** The access token it issues: a secret of the run too. */
+  token: string;
+  close(): Promise<void>;
+}
+
+const HUGE_NAME = 4 * 1024 * 1024;
+
+export async function startEchoingTarget(kind: EchoKind, secrets: readonly string[]): Promise<EchoingTarget> {
+  const token = `tok${randomBytes(12).toString('hex')}`;
+  const known = [...secrets, token];
+  const words = (heard: string) =>
+    `${ESCAPES} secrets: ${known.join(' ')} heard: ${heard} password=x"y \`id\` $(id)${WORKFLOW_COMMANDS}`;
+  const huge = kind === 'huge-pet-name' ? `${known.join(' ')}${'n'.repeat(HUGE_NAME)}${known.join(' ')}` : '';
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const heard = `${req.method} ${req.url} ${JSON.stringify(req.headers)} ${Buffer.concat(chunks).toString()}`;
+      const say = words(heard);
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'x-echo': known.join(' ') });
+        res.end(JSON.stringify(body));
+      };
+      const path = req.url ?? '/';
+      if (path.startsWith('/api/v1/auth/token') && req.method === 'POST') {
+        if (kind === 'refuses-setup-in-escapes') return json(401, { code: say, message: say });
+        return json(200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
+      }
+      if (path.startsWith('/petstore/v1/pets') && req.method === 'GET' && !/\/pets\/./.test(path)) {
+        const pets = HOSTILE_IDS.map((id, i) => ({
+          id,
+          name: i === 0 && huge ? huge : say,
+          tag: say,
+          status: say,
+        }));
+        return json(200, pets);
+      }
+      // Everything else: an error body made of the target's words, as statuses vary.
+      const status = [400, 404, 500, 422][path.length % 4] ?? 400;
+      return json(status, { code: say, message: say, status_code: status, timestamp: say, path: say });
+    });
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...bases(`http://127.0.0.1:${port}`),
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

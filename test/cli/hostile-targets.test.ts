@@ -2,15 +2,19 @@
 // and one line naming the cause when nothing can be reached, or with the affected checks failed
 // (exit 1) otherwise; the reports are written either way, and no configured secret appears in
 // them, on the console or in an error.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTs } from '../support/run-node.ts';
 import {
+  ECHO_KINDS,
   HOSTILE_KINDS,
   type HostileKind,
   selfSignedCertificate,
+  startEchoingTarget,
   startHostileTarget,
 } from './hostile-servers.ts';
 
@@ -45,7 +49,12 @@ afterAll(() => {
 // is about the size cap and must not time out on a busy machine.
 const TIMEOUT_MS: Partial<Record<HostileKind, string>> = { 'ten-megabyte-body': '15000' };
 
-function conformance(apiBaseUrl: string, petstoreBaseUrl: string, timeoutMs = '1500'): Promise<Run> {
+function conformance(
+  apiBaseUrl: string,
+  petstoreBaseUrl: string,
+  timeoutMs = '1500',
+  secrets: Record<string, string> = SECRETS,
+): Promise<Run> {
   const reportsDir = mkdtempSync(join(tmpdir(), 'hostile-reports-'));
   dirs.push(reportsDir);
   const env = {
@@ -56,7 +65,7 @@ function conformance(apiBaseUrl: string, petstoreBaseUrl: string, timeoutMs = '1
     CLIENT_ID: 'hostile-client',
     API_KEY_ID: 'hostile-key',
     PINNED_API_KEY_ID: 'hostile-pinned-key',
-    ...SECRETS,
+    ...secrets,
     REQUEST_TIMEOUT_MS: timeoutMs,
     CONFORMANCE_SLOW: '0',
     CONFORMANCE_STRICT: '0',
@@ -117,5 +126,158 @@ describe.concurrent('a conformance run against a misbehaving target', () => {
       }
     },
     90_000,
+  );
+});
+
+// --- The target's words are the attack: secrets, escapes, workflow commands, shell words, size --
+
+/** A secret no other text of a run contains, so any 8 characters of it found are a leak. */
+const randomSecret = () => randomBytes(18).toString('base64url').replace(/[-_]/g, 'x');
+
+interface Outputs {
+  console: string;
+  files: Record<string, string>;
+}
+
+const outputsOf = (run: Run): Outputs => ({
+  console: run.output,
+  files: Object.fromEntries(
+    readdirSync(run.reportsDir)
+      .filter((name) => !name.startsWith('.'))
+      .map((name) => [name, readFileSync(join(run.reportsDir, name), 'utf8')]),
+  ),
+});
+
+/** Each 8-character piece of a secret found in an output, as "where: piece". */
+function fragmentsFound(outputs: Outputs, secrets: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const [where, text] of [['console', outputs.console], ...Object.entries(outputs.files)] as const) {
+    for (const secret of secrets) {
+      for (let i = 0; i + 8 <= secret.length; i++) {
+        const piece = secret.slice(i, i + 8);
+        if (text.includes(piece)) found.push(`${where}: ${piece}`);
+      }
+    }
+  }
+  return found;
+}
+
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+
+/** Every command a person could copy: console, summary.md, index.html, junit.xml. */
+function commandsOf(outputs: Outputs): { where: string; command: string }[] {
+  const out: { where: string; command: string }[] = [];
+  const lines = (where: string, text: string) => {
+    for (const m of text.matchAll(/(?:reproduce|replay) with: (.*)$/gm))
+      out.push({ where, command: m[1] ?? '' });
+  };
+  lines('console', outputs.console);
+  lines('junit.xml', unescapeHtml((outputs.files['junit.xml'] ?? '').replace(/<\/failure>/g, '\n')));
+  const md = outputs.files['summary.md'] ?? '';
+  for (const m of md.matchAll(/^ *(`{3,})sh\n *(.*)\n *\1$/gm))
+    out.push({ where: 'summary.md', command: m[2] ?? '' });
+  const html = outputs.files['index.html'] ?? '';
+  for (const m of html.matchAll(/<pre class="reproduce[^"]*">([^<]*)<\/pre>/g))
+    out.push({ where: 'index.html', command: unescapeHtml(m[1] ?? '') });
+  return out.filter((c) => !c.command.startsWith('(not shown'));
+}
+
+let fakeCurl: string | undefined;
+/**
+ * A folder whose only programs are a curl and an npm that say they ran: a command run with it as
+ * PATH can run nothing else (anything else is "command not found").
+ */
+function fakeProgramsPath(): string {
+  if (fakeCurl) return fakeCurl;
+  const dir = mkdtempSync(join(tmpdir(), 'fake-curl-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'curl'), '#!/bin/bash\necho curl ran\n', { mode: 0o755 });
+  writeFileSync(join(dir, 'npm'), '#!/bin/bash\necho npm ran\n', { mode: 0o755 });
+  fakeCurl = dir;
+  return dir;
+}
+
+/** Whether a command parses (bash -n) and, run, runs its one program (curl, or npm to replay) and nothing else. */
+function shellProblem(command: string): string | undefined {
+  const parsed = spawnSync('/bin/bash', ['-n', '-c', command], { encoding: 'utf8' });
+  if (parsed.status !== 0) return `bash -n: ${parsed.stderr.trim()}`;
+  const run = spawnSync('/bin/bash', ['-c', command], {
+    encoding: 'utf8',
+    env: { PATH: fakeProgramsPath(), HOME: tmpdir() },
+    timeout: 10_000,
+  });
+  const program = /\bnpm run conformance\b/.test(command) ? 'npm' : 'curl';
+  if (run.stdout !== `${program} ran\n` || run.stderr !== '')
+    return `ran: ${JSON.stringify(run.stdout + run.stderr)}`;
+  return undefined;
+}
+
+const PWNED = ['backtick', 'subst', 'newline'].map((w) => `/tmp/sinks-pwned-${w}`);
+
+describe.concurrent('a conformance run against a target whose words are the attack', () => {
+  it.each(ECHO_KINDS)(
+    '%s: no secret or piece of one, no escape, no workflow command, commands run only curl, results.json parses',
+    async (kind) => {
+      const secrets = {
+        CLIENT_SECRET: randomSecret(),
+        API_KEY_SECRET: randomSecret(),
+        PINNED_API_KEY_SECRET: randomSecret(),
+        EXPIRED_ACCESS_TOKEN: randomSecret(),
+      };
+      const target = await startEchoingTarget(kind, Object.values(secrets));
+      let run: Run;
+      try {
+        run = await conformance(target.apiBaseUrl, target.petstoreBaseUrl, '10000', secrets);
+      } finally {
+        await target.close();
+      }
+      const outputs = outputsOf(run);
+      const expected = kind === 'refuses-setup-in-escapes' ? 2 : 1;
+      expect(run.code, run.output.slice(-600)).toBe(expected);
+
+      // No secret, and no 8 characters of one (a cut before redaction leaves the start behind). The
+      // token is the run's secret once the target has issued it (it refuses to in the setup case).
+      const issued = kind === 'refuses-setup-in-escapes' ? [] : [target.token];
+      expect(fragmentsFound(outputs, [...Object.values(secrets), ...issued])).toEqual([]);
+
+      // Nothing a terminal would run or draw, nothing the Actions runner would obey.
+      for (const [where, text] of [['console', outputs.console] as const, ...Object.entries(outputs.files)]) {
+        expect(text.includes('\u001b'), `ESC in ${where}`).toBe(false);
+        expect(text.includes('\u009b'), `C1 CSI in ${where}`).toBe(false);
+      }
+      expect(outputs.console.match(/^\s*(::|##\[).*$/gm) ?? [], 'workflow commands on the console').toEqual(
+        [],
+      );
+
+      // results.json parses (and the history of the next run can read it).
+      expect(() => JSON.parse(outputs.files['results.json'] ?? ''), 'results.json parses').not.toThrow();
+
+      if (kind === 'refuses-setup-in-escapes') {
+        // The one-line setup refusal names the refusal, in the target's words made safe.
+        const refusal = run.output.split('\n').find((l) => l.includes('client credentials refused'));
+        expect(refusal, run.output.slice(-600)).toBeDefined();
+        return;
+      }
+      // Every command a person can copy parses, and run runs curl and nothing else.
+      const commands = commandsOf(outputs);
+      expect(commands.length, 'commands to reproduce the failures').toBeGreaterThan(3);
+      const problems = commands
+        .map((c) => ({ ...c, problem: shellProblem(c.command) }))
+        .filter((c) => c.problem !== undefined);
+      expect(problems).toEqual([]);
+      for (const file of PWNED) expect(existsSync(file), `${file} made by a printed command`).toBe(false);
+
+      // One check's console output is capped: a 4 MiB pet name printed 8.4 MB before.
+      const longest = Math.max(...outputs.console.split('\n').map((l) => l.length));
+      expect(longest, 'longest console line').toBeLessThan(4400);
+      expect(outputs.console.length, 'console output').toBeLessThan(512 * 1024);
+    },
+    120_000,
   );
 });
