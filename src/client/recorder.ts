@@ -20,9 +20,10 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
   // The tokens other clients of the run learned too (learned-secrets.ts): a target may echo them here.
   const shared = learnedSecrets();
   const redact = {
-    text: (value: string) => own.text(shared.text(value)),
-    headers: (headers: Record<string, string>) => own.headers(shared.headers(headers)),
-    deep: <T>(value: T): T => own.deep(shared.deep(value)),
+    // Its own first: a credential it learned whole ("Bearer abc...") is then replaced whole.
+    text: (value: string) => shared.text(own.text(value)),
+    headers: (headers: Record<string, string>) => shared.headers(own.headers(headers)),
+    deep: <T>(value: T): T => shared.deep(own.deep(value)),
   };
   // Each secret under the variable a command writes instead of it; a name given later replaces
   // the placeholder of a secret given unnamed.
