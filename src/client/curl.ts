@@ -4,6 +4,7 @@
 // quotes, a secret as "$CLIENT_SECRET" (the table's secret rows; $ACCESS_TOKEN for a token the run
 // obtained), which the shell expands to the same bytes, inside a JSON body too. Nothing edits the
 // line as text afterwards.
+import { printableCommand } from '../../load/lib/shared/safe-text.ts';
 import type { ReplayPart, ReplayRequest } from './replay.ts';
 import { replayVariables } from './replay.ts';
 import type { RecordedExchange } from './types.ts';
@@ -39,6 +40,31 @@ function replayOfText(x: RecordedExchange): ReplayRequest {
 /** The replay of an exchange: what the recorder kept of the request as sent. */
 export const replayOfExchange = (x: RecordedExchange): ReplayRequest => x.replay ?? replayOfText(x);
 
+const printable = (text: string) => printableCommand(text) !== undefined;
+
+/**
+ * `printf 'FORMAT' "$VAR"...`: the body's exact bytes, each unprintable character as its UTF-8
+ * bytes in octal escapes, each secret as %s of its variable (so no escape reads inside a secret).
+ */
+function printfOf(parts: readonly ReplayPart[]): string {
+  let format = '';
+  const args: string[] = [];
+  for (const part of parts) {
+    if (typeof part !== 'string') {
+      format += '%s';
+      args.push(`"$${part.variable}"`);
+      continue;
+    }
+    for (const ch of part) {
+      if (ch === '%') format += '%%';
+      else if (ch === '\\') format += '\\\\';
+      else if (printable(ch)) format += ch;
+      else for (const byte of Buffer.from(ch, 'utf8')) format += `\\${byte.toString(8).padStart(3, '0')}`;
+    }
+  }
+  return ['printf', shellWord([format]), ...args].join(' ');
+}
+
 export function curlOfReplay(r: ReplayRequest): string {
   const words = ['curl', '-i'];
   const hasBody = r.body !== undefined;
@@ -56,12 +82,15 @@ export function curlOfReplay(r: ReplayRequest): string {
     // `-H 'name:'` would remove the header; `name;` sends it empty.
     words.push('-H', parts.length === 0 ? shellWord([`${name};`]) : shellWord([`${name}: `, ...parts]));
   }
+  // A body with a line break or a control character would not be one printable line: printf
+  // writes its bytes from escapes, and curl reads them from its standard input.
+  const piped = hasBody && (r.body ?? []).some((p) => typeof p === 'string' && !printable(p));
   if (hasBody) {
     // Without a content type of its own, curl would add application/x-www-form-urlencoded.
     if (!contentType) words.push('-H', shellWord(['content-type:']));
-    words.push('--data-raw', shellWord(r.body ?? []));
+    words.push(...(piped ? ['--data-binary', '@-'] : ['--data-raw', shellWord(r.body ?? [])]));
   }
-  const line = words.join(' ');
+  const line = piped ? `${printfOf(r.body ?? [])} | ${words.join(' ')}` : words.join(' ');
   return r.bodyCut === undefined
     ? line
     : `${line} # the body is cut to its first characters; the request sent ${r.bodyCut}`;

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { printableCommand } from '../../load/lib/shared/safe-text.ts';
 import { variablesOf } from '../../src/client/curl.ts';
 import {
   type ApiRequest,
@@ -82,6 +83,17 @@ const CASES: [string, ApiRequest][] = [
     },
   ],
   [
+    'a body with line breaks, a tab, NUL, a bidi override, % and backslashes, and a secret',
+    {
+      service: 'main',
+      method: 'POST',
+      path: 'v1/raw',
+      auth: 'none',
+      rawBody: `a\nb\tc\u0000d\u202e%s \\n ${SECRETS.clientSecret} é\r\n`,
+      contentType: 'text/plain',
+    },
+  ],
+  [
     'an empty body with a content type',
     {
       service: 'petstore',
@@ -107,6 +119,8 @@ describe('curlOf: the recorded request, sent again', () => {
     const sent = seen(server.received.at(-1) as Received);
     const command = curlOf(exchange);
     for (const secret of [...Object.values(SECRETS), TOKEN]) expect(command).not.toContain(secret);
+    // One printable line, whatever the body holds.
+    expect(printableCommand(command)).toBe(command);
     await sh(`${command} -s -o /dev/null`);
     expect(seen(server.received.at(-1) as Received)).toEqual(sent);
     expect(curlVariables(exchange)).toEqual(variablesOf(command));
