@@ -14,6 +14,9 @@ export const K6_INSTALL_HINT =
   `k6 is not installed: run \`go install go.k6.io/k6@${K6_VERSION}\` (it lands in $(go env GOPATH)/bin) ` +
   'or install it with your package manager (https://grafana.com/docs/k6/latest/set-up/install-k6/)';
 
+/** Where findK6 looks, in order, as docs/load.md says it (test/launcher/install-story.test.ts). */
+export const K6_PLACES = ['PATH', '.tools/bin', '$(go env GOPATH)/bin', '~/go/bin'] as const;
+
 /** Where the pretest step builds k6 when it is found nowhere else (git-ignored). */
 export const PROJECT_K6_DIR = fileURLToPath(new URL('../../.tools/bin', import.meta.url));
 
