@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   const layout = writeDashboardConfig(args.script);
   Object.assign(
     env,
-    dashboardEnvironment(reportDir, args.script, process.env, { live: args.live, configFile: layout.file }),
+    dashboardEnvironment(reportDir, args.script, { live: args.live, configFile: layout.file }),
   );
   removeStalePictures(reportDir, args.script);
   // In a log file k6's progress line would come every second, and once more after our summary.

@@ -19,11 +19,10 @@ export interface DashboardChoice {
   live: boolean;
 }
 
-/** The K6_WEB_DASHBOARD_* variables of one run (the user's PERIOD is kept). */
+/** The K6_WEB_DASHBOARD_* variables of one run: the launcher's, whatever the environment says. */
 export function dashboardEnvironment(
   reportDir: string,
   script: string,
-  base: NodeJS.ProcessEnv,
   choice: DashboardChoice & { configFile?: string },
 ): Record<string, string> {
   return {
@@ -35,7 +34,7 @@ export function dashboardEnvironment(
     K6_WEB_DASHBOARD_OPEN: 'false',
     // One point a second (k6 widens it on long runs, keeping at most 2880 points); its default of
     // 10 s gives a 30 s smoke run three points.
-    K6_WEB_DASHBOARD_PERIOD: base.K6_WEB_DASHBOARD_PERIOD?.trim() || '1s',
+    K6_WEB_DASHBOARD_PERIOD: '1s',
     // Sub-metrics per endpoint (http_req_duration{endpoint:customers}) and per status
     // (http_reqs{status:429}) beside k6's own per group: the charts of dashboard-config.ts need them.
     K6_WEB_DASHBOARD_TAGS: DASHBOARD_TAGS.join(','),

@@ -68,19 +68,11 @@ describe('the dashboard layout of each script', () => {
     }
   });
 
-  it('asks k6 for the sub-metrics the layout queries, and keeps a chosen period', () => {
-    const env = dashboardEnvironment(
-      '/r',
-      'release',
-      { K6_WEB_DASHBOARD_PERIOD: '5s' },
-      {
-        live: false,
-        configFile: '/tmp/x.json',
-      },
-    );
+  it('asks k6 for the sub-metrics the layout queries, a point a second, and our layout', () => {
+    const env = dashboardEnvironment('/r', 'release', { live: false, configFile: '/tmp/x.json' });
     expect(env).toMatchObject({
       K6_WEB_DASHBOARD_TAGS: DASHBOARD_TAGS.join(','),
-      K6_WEB_DASHBOARD_PERIOD: '5s',
+      K6_WEB_DASHBOARD_PERIOD: '1s',
       XK6_DASHBOARD_CONFIG: '/tmp/x.json',
       K6_WEB_DASHBOARD_EXPORT: '/r/k6-release.html',
     });
