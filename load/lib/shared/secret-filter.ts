@@ -25,8 +25,9 @@ const SECRET_FIELDS =
   'access_token|refresh_token|id_token|client_secret|api_key_secret|password|authorization|proxy-authorization|x-api-key-secret';
 // "access_token": "..." in JSON (escaped quotes inside the value included).
 const JSON_FIELD = new RegExp(`("(?:${SECRET_FIELDS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
-// access_token=... in a query string or form body.
-const FORM_FIELD = new RegExp(`((?:^|[?&;\\s"])(?:${SECRET_FIELDS})=)[^&;\\s"]*`, 'gi');
+// access_token=... in a query string or form body. An empty value hides nothing (and a recorded
+// request keeps the secret after `access_token=` as its variable, which must stay next to it).
+const FORM_FIELD = new RegExp(`((?:^|[?&;\\s"])(?:${SECRET_FIELDS})=)[^&;\\s"]+`, 'gi');
 
 export interface SecretFilter {
   text(value: string): string;
