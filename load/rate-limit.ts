@@ -27,7 +27,7 @@ import { buildReport } from './lib/summary/report.ts';
 
 const { config, plan } = inInit(() => {
   const config = readLoadConfig(__ENV);
-  const plan = readRatePlan(__ENV);
+  const plan = readRatePlan(__ENV, config.profile);
   requireCredentials(config, plan.auth);
   return { config, plan };
 });

@@ -31,7 +31,7 @@ import { buildReport } from './lib/summary/report.ts';
 const { config, plan } = inInit(() => {
   const config = readLoadConfig(__ENV);
   requireCredentials(config, 'bearer');
-  return { config, plan: readReleasePlan(__ENV, petstoreAllowed(config)) };
+  return { config, plan: readReleasePlan(__ENV, petstoreAllowed(config), config.profile) };
 });
 
 const renewals = new Counter('release_token_renewals');
@@ -139,7 +139,9 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
       },
       {
         label: 'token renewals',
-        value: `${count('release_token_renewals')} (each after a SESSION_EXPIRED answer, counted apart: ${count('release_session_expired')})`,
+        // One renewal per SESSION_EXPIRED answer: the two counters move together. That answer is
+        // counted (per endpoint, in release_session_expired) as expected behaviour, not as an error.
+        value: `${count('release_token_renewals')}, each after a SESSION_EXPIRED answer (expected behaviour, not counted as an error users saw)`,
       },
       {
         label: 'errors users saw',

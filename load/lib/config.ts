@@ -44,6 +44,8 @@ export interface LoadConfig {
   /** Where handleSummary writes; k6 does not create it (the npm scripts do). */
   reportDir: string;
   requestTimeoutMs: number;
+  /** LOAD_PROFILE (or --profile, handed over): undefined for each script's default. */
+  profile: string | undefined;
 }
 
 /** What the refusals look at: the target, the switch, and where the load would go. */
@@ -149,6 +151,7 @@ function fromHandOver(text: string): LoadConfig {
       typeof allow === 'boolean' ? allow : wrong('allowProductionWrites', 'true or false'),
     controlUrl: str('controlUrl'),
     reportDir: str('reportDir', true) as string,
+    profile: str('profile'),
     requestTimeoutMs:
       typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0
         ? timeout
@@ -185,10 +188,12 @@ function fromVariables(env: EnvMap): LoadConfig {
         : `API_BASE_URL is not set: the ${target} target needs its base address (ending with /api/)`,
     );
   }
+  const petstoreBaseUrl = baseUrl(env, 'PETSTORE_BASE_URL', '/v1');
   return {
     target,
     apiBaseUrl,
-    petstoreBaseUrl: baseUrl(env, 'PETSTORE_BASE_URL', '/v1'),
+    // RELEASE_PETS=off lists no pets: the address is left out, as the CLI leaves it out of the hand-over.
+    petstoreBaseUrl: envString(env, 'RELEASE_PETS') === 'off' ? undefined : petstoreBaseUrl,
     clientId: envString(env, 'CLIENT_ID'),
     clientSecret: envString(env, 'CLIENT_SECRET'),
     apiKeyId: envString(env, 'API_KEY_ID'),
@@ -196,6 +201,7 @@ function fromVariables(env: EnvMap): LoadConfig {
     allowProductionWrites,
     controlUrl: envString(env, 'REFERENCE_CONTROL_URL'),
     reportDir: envString(env, 'K6_REPORT_DIR') ?? 'reports',
+    profile: envString(env, 'LOAD_PROFILE'),
     requestTimeoutMs: read(
       'REQUEST_TIMEOUT_MS',
       envString(env, 'REQUEST_TIMEOUT_MS'),

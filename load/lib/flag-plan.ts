@@ -25,8 +25,8 @@ export interface FlagPlan {
 }
 
 /** controlAvailable: REFERENCE_CONTROL_URL is set (the local reference server). */
-export function readFlagPlan(env: EnvMap, controlAvailable: boolean): FlagPlan {
-  const profile = readProfile(env, 'flag-cache', PROFILES, 'load');
+export function readFlagPlan(env: EnvMap, controlAvailable: boolean, profileName?: string): FlagPlan {
+  const profile = readProfile(profileName, 'flag-cache', PROFILES, 'load');
   const smoke = profile === 'smoke';
   const windowSeconds = envDuration(env, 'FLAG_WINDOW', 60, { min: 1, max: 86_400 });
   if (smoke && !controlAvailable && envString(env, 'FLAG_DURATION') === undefined) {

@@ -26,8 +26,9 @@ export interface RatePlan {
   expected: { burst?: number; ratePerSecond?: number };
 }
 
-export function readRatePlan(env: EnvMap): RatePlan {
-  const profile = readProfile(env, 'rate-limit', RATE_PROFILES, 'load');
+/** profileName: the run's profile (LoadConfig.profile). */
+export function readRatePlan(env: EnvMap, profileName?: string): RatePlan {
+  const profile = readProfile(profileName, 'rate-limit', RATE_PROFILES, 'load');
   const bounds = BOUNDS[profile];
   const path = envString(env, 'RATE_PATH') ?? 'v1/customers';
   const optional = (name: string, integer: boolean) =>

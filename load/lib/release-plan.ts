@@ -1,6 +1,6 @@
 // The pre-release load profiles (LOAD_PROFILE): how many users, how long, and the thresholds the
 // run must hold. Pure: the script turns the plan into k6 options.
-import { type EnvMap, envDuration, envNumber, envString, k6Duration } from './env.ts';
+import { type EnvMap, envDuration, envNumber, k6Duration } from './env.ts';
 import { PROFILES, type ProfileName, readProfile } from './profile.ts';
 
 export { PROFILES, type ProfileName };
@@ -76,8 +76,12 @@ function stagesFor(profile: ProfileName, vus: number, hold: number, ramp: number
   ];
 }
 
-export function readReleasePlan(env: EnvMap, petsAllowed: boolean): ReleasePlan {
-  const profile = readProfile(env, 'release', PROFILES, 'smoke');
+/**
+ * petsAllowed: the script may list pets (petstoreAllowed: not production, an address handed over or
+ * given, RELEASE_PETS not off); profileName: the run's profile (LoadConfig.profile).
+ */
+export function readReleasePlan(env: EnvMap, petsAllowed: boolean, profileName?: string): ReleasePlan {
+  const profile = readProfile(profileName, 'release', PROFILES, 'smoke');
   const base = DEFAULTS[profile];
   const vus = envNumber(env, 'RELEASE_VUS', base.vus, { min: 1, max: 100_000, integer: true });
   const holdSeconds = envDuration(env, 'RELEASE_DURATION', base.holdSeconds, { min: 1, max: 7 * 86_400 });
@@ -108,7 +112,7 @@ export function readReleasePlan(env: EnvMap, petsAllowed: boolean): ReleasePlan 
     maxErrorRate: envNumber(env, 'RELEASE_MAX_ERROR_RATE', base.maxErrorRate, { min: 0, max: 1 }),
     thinkSeconds: envDuration(env, 'RELEASE_THINK_TIME', base.thinkSeconds, { min: 0, max: 3600 }),
     flagsTtlSeconds: 60,
-    pets: petsAllowed && envString(env, 'RELEASE_PETS') !== 'off',
+    pets: petsAllowed,
   };
 }
 

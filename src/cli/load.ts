@@ -62,6 +62,9 @@ async function main(): Promise<void> {
   const settings = loaded.settings;
   const load = guard(settings, 'load');
   if (!load.allowed) fail(`refusing to run ${args.script} against ${settings.target}: ${load.reason}`);
+  // Read once, here: the profile and RELEASE_PETS reach k6 through the hand-over (the pet address
+  // is withheld when off), never as variables set for it.
+  const profile = args.profile ?? (process.env.LOAD_PROFILE?.trim() || undefined);
   const pets = script.petstore && process.env.RELEASE_PETS?.trim() !== 'off';
   if (pets) {
     const petstore = guard(settings, 'petstore');
@@ -77,11 +80,7 @@ async function main(): Promise<void> {
     script.control &&
     settings.target !== 'production' &&
     (settings.target === 'local' || settings.controlUrl !== undefined);
-  const problem = planProblem(
-    args.script,
-    { ...process.env, ...(args.profile !== undefined ? { LOAD_PROFILE: args.profile } : {}) },
-    controlAvailable,
-  );
+  const problem = planProblem(args.script, process.env, controlAvailable, profile);
   if (problem) fail(`refusing to run ${args.script}: ${problem}`);
 
   const k6 = findK6();
@@ -92,10 +91,7 @@ async function main(): Promise<void> {
   if (settings.target === 'local') {
     let plan: ReturnType<typeof localServerPlan>;
     try {
-      plan = localServerPlan(args.script, {
-        ...process.env,
-        ...(args.profile !== undefined ? { LOAD_PROFILE: args.profile } : {}),
-      });
+      plan = localServerPlan(args.script, process.env, profile);
     } catch (error) {
       fail(firstLine(error));
     }
@@ -124,7 +120,7 @@ async function main(): Promise<void> {
   const env = k6Environment(config, {
     base: process.env,
     reportDir,
-    profile: args.profile,
+    profile,
     petstore: pets,
     control: script.control,
     defaults,

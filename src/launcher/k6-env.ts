@@ -20,7 +20,7 @@ export interface K6EnvOptions {
   /** The environment the CLI was started with (load variables such as RATE_BUDGET pass through). */
   base: NodeJS.ProcessEnv;
   reportDir: string;
-  /** LOAD_PROFILE (the --profile option wins over the environment). */
+  /** The run's profile (--profile, else LOAD_PROFILE): handed over with the target. */
   profile?: string | undefined;
   /** Whether the script may reach the pet demo (its address is withheld otherwise). */
   petstore: boolean;
@@ -33,10 +33,10 @@ export interface K6EnvOptions {
 /** The hand-over's text: the k6 rows of the validated target, less what this script must not have. */
 export function handOver(
   config: TargetConfig,
-  options: Pick<K6EnvOptions, 'reportDir' | 'petstore' | 'control'>,
+  options: Pick<K6EnvOptions, 'reportDir' | 'petstore' | 'control' | 'profile'>,
 ): string {
   const production = config.target === 'production';
-  const values = { ...targetValues(config), reportDir: options.reportDir };
+  const values = { ...targetValues(config), reportDir: options.reportDir, profile: options.profile };
   return writeHandOver({
     ...values,
     petstoreBaseUrl: options.petstore && !production ? config.petstoreBaseUrl : undefined,
@@ -49,7 +49,6 @@ export function k6Environment(config: TargetConfig, options: K6EnvOptions): Node
   // The user's own target variables (a leftover API_BASE_URL, a staging secret) stay out of k6.
   for (const name of RESERVED_VARIABLES) delete env[name];
   env[HAND_OVER_VARIABLE] = handOver(config, options);
-  if (options.profile !== undefined) env.LOAD_PROFILE = options.profile;
   // k6 reports anonymous usage to Grafana by default; a test harness should not phone home unasked.
   env.K6_NO_USAGE_REPORT ??= 'true';
   return env;

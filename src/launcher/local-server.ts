@@ -53,16 +53,20 @@ function faults(env: NodeJS.ProcessEnv): string[] {
 /**
  * LOCAL_RATE_LIMIT (requests, or `off`), LOCAL_RATE_WINDOW (seconds), LOCAL_RATE_SHAPE,
  * LOCAL_RATE_REFILL, LOCAL_RATE_HEADERS (on by default for rate-limit, `off` to hide them),
- * LOCAL_TOKEN_TTL (seconds) and LOCAL_FAULTS set up the local server. The release profile runs
+ * LOCAL_TOKEN_TTL (seconds) and LOCAL_FAULTS set up the local server (profile: the run's). The release profile runs
  * without a limiter unless asked: its users share one client credential, so a per-credential limit
  * would turn any profile above smoke into a rate-limit probe. Nothing about the limiter is handed to
  * the probe: it measures what it meets.
  */
-export function localServerPlan(script: LoadScriptName, env: NodeJS.ProcessEnv): LocalServerPlan {
+export function localServerPlan(
+  script: LoadScriptName,
+  env: NodeJS.ProcessEnv,
+  profile?: string,
+): LocalServerPlan {
   const off = env.LOCAL_RATE_LIMIT?.trim().toLowerCase() === 'off';
   // The smoke profile of the rate probe is meant for windows up to 10 s: the local server then
   // offers one (100 per 10 s) unless told otherwise, so a first run is conclusive in about 20 s.
-  const smokeProbe = script === 'rate-limit' && env.LOAD_PROFILE?.trim().toLowerCase() === 'smoke';
+  const smokeProbe = script === 'rate-limit' && profile?.trim().toLowerCase() === 'smoke';
   const fallback = smokeProbe ? { limit: 100, windowSeconds: 10 } : DEFAULT_RATE_LIMIT;
   const limit = off
     ? undefined

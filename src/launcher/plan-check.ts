@@ -7,16 +7,20 @@ import { readRatePlan } from '../../load/lib/rate-plan.ts';
 import { readReleasePlan } from '../../load/lib/release-plan.ts';
 import type { LoadScriptName } from './scripts.ts';
 
-/** Why the script would refuse its plan, or undefined. controlAvailable: the script gets a control API. */
+/**
+ * Why the script would refuse its plan, or undefined. controlAvailable: the script gets a control
+ * API; profile: the run's profile, as it is handed over.
+ */
 export function planProblem(
   script: LoadScriptName,
   env: Readonly<Record<string, string | undefined>>,
   controlAvailable: boolean,
+  profile?: string,
 ): string | undefined {
   try {
-    if (script === 'rate-limit') readRatePlan(env);
-    else if (script === 'flag-cache') readFlagPlan(env, controlAvailable);
-    else readReleasePlan(env, false);
+    if (script === 'rate-limit') readRatePlan(env, profile);
+    else if (script === 'flag-cache') readFlagPlan(env, controlAvailable, profile);
+    else readReleasePlan(env, false, profile);
     return undefined;
   } catch (error) {
     if (error instanceof LoadConfigError) return error.message;

@@ -115,12 +115,9 @@ describe('k6Environment', () => {
       control: true,
       profile: 'load',
     });
-    expect(env).toMatchObject({
-      PATH: '/bin',
-      RATE_CEILING: '60',
-      LOAD_PROFILE: 'load',
-      K6_NO_USAGE_REPORT: 'true',
-    });
+    expect(env).toMatchObject({ PATH: '/bin', RATE_CEILING: '60', K6_NO_USAGE_REPORT: 'true' });
+    // The profile is handed over with the target, not set as LOAD_PROFILE for k6.
+    expect(env.LOAD_PROFILE).toBeUndefined();
     expect(handedOver(env)).toEqual({
       target: 'staging',
       apiBaseUrl: CONFIG.apiBaseUrl,
@@ -133,6 +130,7 @@ describe('k6Environment', () => {
       requestTimeoutMs: 5000,
       controlUrl: CONFIG.controlUrl,
       reportDir: 'out',
+      profile: 'load',
     });
   });
 
@@ -230,11 +228,11 @@ describe('localServerPlan', () => {
       },
       description: expect.stringMatching(/token bucket of 25, 5\/s, tokens live 10 s, faults rate-limit-500/),
     });
-    expect(localServerPlan('rate-limit', { LOAD_PROFILE: 'smoke' }).options.rateLimit).toEqual({
+    expect(localServerPlan('rate-limit', {}, 'smoke').options.rateLimit).toEqual({
       limit: 100,
       windowSeconds: 10,
     });
-    expect(localServerPlan('release', { LOAD_PROFILE: 'smoke' }).options.rateLimit).toBeNull();
+    expect(localServerPlan('release', {}, 'smoke').options.rateLimit).toBeNull();
     expect(() => localServerPlan('rate-limit', { LOCAL_RATE_SHAPE: 'leaky' })).toThrow(
       /LOCAL_RATE_SHAPE="leaky"/,
     );

@@ -153,7 +153,9 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
     );
     // The target once, as the validated configuration: no target variable beside it (the leftover
     // API_BASE_URL of the user's environment included), secrets in the environment only.
-    expect(env).toMatchObject({ LOAD_PROFILE: 'stress', K6_NO_USAGE_REPORT: 'true' });
+    expect(env).toMatchObject({ K6_NO_USAGE_REPORT: 'true' });
+    // The profile travels with the target (--profile), never as a variable set for k6.
+    expect(env.LOAD_PROFILE).toBeUndefined();
     // k6's dashboard report beside the others, its server on an ephemeral loopback port only.
     expect(env).toMatchObject({
       K6_WEB_DASHBOARD: 'true',
@@ -167,6 +169,7 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
     }
     const handed = JSON.parse(env.LOAD_TARGET ?? '{}');
     expect(handed).toMatchObject({
+      profile: 'stress',
       target: 'local',
       clientId: 'local-conformance-client',
       clientSecret: 'local-client-secret-do-not-use-elsewhere',

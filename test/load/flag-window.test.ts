@@ -113,7 +113,7 @@ describe('FlagWindowTracker', () => {
 });
 
 describe('flagCacheFindings', () => {
-  const plan = readFlagPlan({ LOAD_PROFILE: 'smoke' }, true);
+  const plan = readFlagPlan({}, true, 'smoke');
   const metrics = (violations: number, limited: number, intervals?: { min: number; count: number }) => ({
     flag_cache_polls: { type: 'counter' as const, values: { count: 36 } },
     flag_cache_violations: { type: 'counter' as const, values: { count: violations } },

@@ -55,8 +55,11 @@ export async function runK6(
     const loaded = loadSettings({}, { envFile: false });
     if (!loaded.ok) throw new Error('the empty configuration should be valid');
     const config = resolveTarget(loaded.settings, reference);
+    // The profile is handed over with the target, as the CLI does (--profile).
+    const { LOAD_PROFILE: profile, ...others } = variables;
     const env = k6Environment(config, {
-      base: { PATH: process.env.PATH, HOME: process.env.HOME, ...variables },
+      base: { PATH: process.env.PATH, HOME: process.env.HOME, ...others },
+      profile,
       reportDir: dir,
       petstore: LOAD_SCRIPTS[script].petstore,
       control: LOAD_SCRIPTS[script].control,

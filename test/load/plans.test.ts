@@ -28,9 +28,9 @@ describe('the rate plan', () => {
   });
 
   it('takes the profile every script shares: smoke is 60 s, stress 16 min', () => {
-    expect(readRatePlan({ LOAD_PROFILE: 'smoke' }).limits.budgetMs).toBe(60_000);
-    expect(readRatePlan({ LOAD_PROFILE: 'stress' }).limits.budgetMs).toBe(960_000);
-    expect(() => readRatePlan({ LOAD_PROFILE: 'soak' })).toThrow(
+    expect(readRatePlan({}, 'smoke').limits.budgetMs).toBe(60_000);
+    expect(readRatePlan({}, 'stress').limits.budgetMs).toBe(960_000);
+    expect(() => readRatePlan({}, 'soak')).toThrow(
       'LOAD_PROFILE="soak" does not apply to rate-limit: expected one of smoke, load, stress',
     );
   });
@@ -78,7 +78,7 @@ describe('the flag plan', () => {
   });
 
   it('moves the reference server clock in smoke mode so 12 s cover more than two windows', () => {
-    const plan = readFlagPlan({ LOAD_PROFILE: 'smoke' }, true);
+    const plan = readFlagPlan({}, true, 'smoke');
     expect(plan).toMatchObject({
       vus: 3,
       pollSeconds: 1,
@@ -93,7 +93,7 @@ describe('the flag plan', () => {
   });
 
   it('polls half a tick after each tick, away from the clock jumps', () => {
-    const plan = readFlagPlan({ LOAD_PROFILE: 'smoke', FLAG_TICK: '2s', FLAG_POLL_INTERVAL: '4s' }, true);
+    const plan = readFlagPlan({ FLAG_TICK: '2s', FLAG_POLL_INTERVAL: '4s' }, true, 'smoke');
     expect(nextPollMs(plan, 0, 0)).toBe(1000);
     expect(nextPollMs(plan, 2, 1001)).toBe(5000);
     const real = readFlagPlan({ FLAG_VUS: '4', FLAG_POLL_INTERVAL: '4s' }, false);
@@ -102,11 +102,11 @@ describe('the flag plan', () => {
 
   it('keeps the polling rate below the limiter by default', () => {
     expect(pollRate(readFlagPlan({}, false))).toBe(1);
-    expect(pollRate(readFlagPlan({ LOAD_PROFILE: 'smoke' }, true))).toBe(3);
+    expect(pollRate(readFlagPlan({}, true, 'smoke'))).toBe(3);
   });
 
   it('switches features so that renewals bring new data', () => {
-    const plan = readFlagPlan({ LOAD_PROFILE: 'smoke', FLAG_TOGGLE_FEATURES: 'a, b' }, true);
+    const plan = readFlagPlan({ FLAG_TOGGLE_FEATURES: 'a, b' }, true, 'smoke');
     expect(featureStates(plan, 0)).toEqual([
       { feature: 'a', enabled: true },
       { feature: 'b', enabled: true },
@@ -118,11 +118,11 @@ describe('the flag plan', () => {
   });
 
   it('refuses the smoke profile against a remote target, saying how long a conclusive run takes', () => {
-    expect(() => readFlagPlan({ LOAD_PROFILE: 'smoke' }, false)).toThrow(
+    expect(() => readFlagPlan({}, false, 'smoke')).toThrow(
       "the smoke profile cannot judge the flag cache of a remote target: a conclusive run polls for two 60 s windows and more (at least 150 s, and the target's flags must change meanwhile); use --profile load (150 s) or set FLAG_DURATION",
     );
-    expect(readFlagPlan({ LOAD_PROFILE: 'smoke', FLAG_DURATION: '200s' }, false).durationSeconds).toBe(200);
-    expect(readFlagPlan({ LOAD_PROFILE: 'soak' }, false).durationSeconds).toBe(3600);
+    expect(readFlagPlan({ FLAG_DURATION: '200s' }, false, 'smoke').durationSeconds).toBe(200);
+    expect(readFlagPlan({}, false, 'soak').durationSeconds).toBe(3600);
   });
 
   it('refuses a time lapse without a control API and a poll interval out of step with the ticks', () => {
@@ -143,14 +143,14 @@ describe('the release profiles', () => {
     ['stress', 50, 'ramping-vus', 1500, 0.05],
     ['soak', 20, 'ramping-vus', 500, 0.01],
   ] as const)('%s: %i users, %s, p95 < %i ms, errors < %f', (profile, vus, executor, p95, errors) => {
-    const plan = readReleasePlan({ LOAD_PROFILE: profile }, true);
+    const plan = readReleasePlan({}, true, profile);
     expect(plan).toMatchObject({ profile, vus, p95Ms: p95, maxErrorRate: errors, pets: true });
     expect(plan.scenario.executor).toBe(executor);
   });
 
   it('has the soak profile hold for an hour, and stress go to twice the users', () => {
-    expect(readReleasePlan({ LOAD_PROFILE: 'soak' }, false).holdSeconds).toBe(3600);
-    const stress = readReleasePlan({ LOAD_PROFILE: 'stress' }, false).scenario;
+    expect(readReleasePlan({}, false, 'soak').holdSeconds).toBe(3600);
+    const stress = readReleasePlan({}, false, 'stress').scenario;
     expect(stress.executor === 'ramping-vus' && Math.max(...stress.stages.map((s) => s.target))).toBe(100);
   });
 
@@ -164,16 +164,15 @@ describe('the release profiles', () => {
     expect(PROFILES).toEqual(['smoke', 'load', 'stress', 'soak']);
   });
 
-  it('lists pets only where allowed and not switched off', () => {
+  it('lists pets only where allowed (RELEASE_PETS=off is read once, with the configuration)', () => {
     expect(releaseEndpoints(readReleasePlan({}, true))).toContain('pets');
     expect(releaseEndpoints(readReleasePlan({}, false))).not.toContain('pets');
-    expect(releaseEndpoints(readReleasePlan({ RELEASE_PETS: 'off' }, true))).not.toContain('pets');
+    // The plan does not read RELEASE_PETS again: the configuration withholds the pet address.
+    expect(releaseEndpoints(readReleasePlan({ RELEASE_PETS: 'off' }, true))).toContain('pets');
   });
 
   it('puts p95 and error-rate thresholds on the whole run and on every endpoint', () => {
-    const thresholds = releaseThresholds(
-      readReleasePlan({ LOAD_PROFILE: 'load', RELEASE_PETS: 'off' }, true),
-    );
+    const thresholds = releaseThresholds(readReleasePlan({}, false, 'load'));
     expect(thresholds).toEqual({
       http_req_duration: ['p(95)<500'],
       release_errors: ['rate<0.01'],
@@ -187,7 +186,7 @@ describe('the release profiles', () => {
   });
 
   it('refuses an unknown profile and bad overrides', () => {
-    expect(() => readReleasePlan({ LOAD_PROFILE: 'spike' }, true)).toThrow(
+    expect(() => readReleasePlan({}, true, 'spike')).toThrow(
       'LOAD_PROFILE="spike" is not valid: expected one of smoke, load, stress, soak',
     );
     expect(() => readReleasePlan({ RELEASE_MAX_ERROR_RATE: '2' }, true)).toThrow(/RELEASE_MAX_ERROR_RATE/);

@@ -47,7 +47,7 @@ const WINDOW: ProbeResult = {
   durationMs: 10_400,
 };
 
-const plan = readRatePlan({ LOAD_PROFILE: 'smoke' });
+const plan = readRatePlan({}, 'smoke');
 const verdict = (findings: ReturnType<typeof rateLimitFindings>, start: string) =>
   findings.verdicts.find((v) => v.name.startsWith(start));
 const tally = (over: Partial<ProbeResult['tally']>): ProbeResult => ({

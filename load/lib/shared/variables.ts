@@ -21,7 +21,11 @@ export interface Variable {
   envFile: boolean;
   /** For tests of the suite only (leave unset against a real environment). */
   testsOnly?: boolean;
-  /** Describes the target, so the load CLI hands it to k6 (set from the validated configuration). */
+  /**
+   * Handed to k6 by the load CLI in the hand-over (LOAD_TARGET), under its key: what describes the
+   * target (set from the validated configuration), and the run's profile. The user's own value never
+   * reaches k6 otherwise.
+   */
   k6: boolean;
   /** Markdown, as in the docs table. */
   meaning: string;
@@ -348,7 +352,176 @@ export const VARIABLES: readonly Variable[] = [
       comment: ['Optional, environment only (not read from .env): folder of the reports (default reports).'],
     },
   },
+  // The load runs (npm run load:*, docs/load.md). Read from the environment only; the scripts read
+  // their own when run directly with k6 (then LOAD_PROFILE too, which the CLI hands over).
+  load('LOAD_PROFILE', {
+    key: 'profile',
+    k6: true,
+    defaultNote: 'by script',
+    meaning:
+      'load runs: the profile, `smoke`, `load`, `stress` or `soak` (`--profile` wins); each script says which apply and its default ([load](load.md))',
+    example: 'smoke',
+  }),
+  load('K6_REPORT_DIR', {
+    defaultNote: '`CONFORMANCE_REPORTS_DIR`, else `reports`',
+    meaning: 'load runs: folder of the k6 reports (`k6-<script>.json/.md/.junit.xml`)',
+    example: 'reports/load',
+  }),
+  load('LOCAL_RATE_LIMIT', {
+    defaultNote: '600 (rate-limit), 100 (its smoke profile), off (release)',
+    meaning: "load runs, local target: the reference server's limit per credential and window, or `off`",
+    example: '50',
+  }),
+  load('LOCAL_RATE_WINDOW', {
+    defaultNote: '60 (10 in the rate-limit smoke profile)',
+    meaning: "load runs, local target: the limiter's window in seconds",
+    example: '10',
+  }),
+  load('LOCAL_RATE_SHAPE', {
+    default: 'fixed-window',
+    meaning:
+      'load runs, local target: `fixed-window`, `sliding-window` or `token-bucket` (capacity `LOCAL_RATE_LIMIT`)',
+    example: 'token-bucket',
+  }),
+  load('LOCAL_RATE_REFILL', {
+    meaning: 'load runs, local target: tokens per second of a token bucket',
+    example: '2',
+  }),
+  load('LOCAL_RATE_HEADERS', {
+    defaultNote: 'on for rate-limit',
+    meaning: 'load runs, local target: `off` hides the IETF `RateLimit` headers, anything else shows them',
+    example: 'off',
+  }),
+  load('LOCAL_TOKEN_TTL', {
+    default: '3600',
+    meaning: 'load runs, local target: seconds a token lives (10 shows renewals under load)',
+    example: '10',
+  }),
+  load('LOCAL_FAULTS', {
+    meaning:
+      'load runs, local target: comma-separated faults of the reference server (`npm run reference-server -- --list-faults`)',
+    example: 'flags-not-cached',
+  }),
+  load('RATE_BUDGET', {
+    defaultNote: 'by profile: 60s, 210s, 16m',
+    meaning: 'load:rate-limit: wall time of the probe',
+    example: '90s',
+  }),
+  load('RATE_MAX_BURST', {
+    defaultNote: 'by profile: 2000, 20000, 100000',
+    meaning: 'load:rate-limit: requests of one burst before "no limiter in reach"',
+    example: '5000',
+  }),
+  load('RATE_BATCH', {
+    default: '20',
+    meaning: 'load:rate-limit: requests sent at once in a burst',
+    example: '50',
+  }),
+  load('RATE_AUTH', {
+    default: 'apikey',
+    meaning: 'load:rate-limit: `apikey` or `bearer`, the credential probed',
+    example: 'bearer',
+  }),
+  load('RATE_PATH', {
+    default: 'v1/customers',
+    meaning: 'load:rate-limit: the GET route probed, under `API_BASE_URL`',
+    example: 'v1/user/me',
+  }),
+  load('RATE_EXPECTED_BURST', {
+    meaning: 'load:rate-limit: the burst the target is said to allow (a verdict compares, 20 %)',
+    example: '600',
+  }),
+  load('RATE_EXPECTED_RATE', {
+    meaning:
+      'load:rate-limit: the requests per second the target is said to allow (a verdict compares, 20 %)',
+    example: '10',
+  }),
+  load('FLAG_VUS', {
+    defaultNote: '3 (smoke), 5',
+    meaning: 'load:flag-cache: users polling, each with its own token',
+    example: '10',
+  }),
+  load('FLAG_POLL_INTERVAL', {
+    defaultNote: '1s (smoke), 5s; the tick with a time lapse',
+    meaning: 'load:flag-cache: time between two polls of one user',
+    example: '2s',
+  }),
+  load('FLAG_DURATION', {
+    defaultNote: 'two windows and 30 s (150s); 12s (smoke), 1h (soak)',
+    meaning: 'load:flag-cache: how long the users poll',
+    example: '5m',
+  }),
+  load('FLAG_WINDOW', {
+    default: '60s',
+    meaning: 'load:flag-cache: the cache window judged',
+    example: '60s',
+  }),
+  load('FLAG_TOLERANCE_MS', {
+    default: '1000',
+    meaning: 'load:flag-cache: milliseconds allowed for clock differences',
+    example: '500',
+  }),
+  load('FLAG_TICK', {
+    defaultNote: '20s; 1s with a time lapse; reference server only',
+    meaning: "load:flag-cache: how often the reference server's flags are switched (control API)",
+    example: '5s',
+  }),
+  load('FLAG_TIME_LAPSE', {
+    defaultNote: '12 (smoke, reference server), else 0',
+    meaning: "load:flag-cache: seconds the reference server's clock jumps at each tick",
+    example: '0',
+  }),
+  load('FLAG_TOGGLE_FEATURES', {
+    default: 'new-dashboard,beta-exports,reports',
+    meaning: 'load:flag-cache: the features switched at the ticks (reference server only)',
+    example: 'beta-exports',
+  }),
+  load('RELEASE_VUS', {
+    defaultNote: 'by profile: 2, 20, 50, 20',
+    meaning: 'load:release: users at the peak',
+    example: '5',
+  }),
+  load('RELEASE_DURATION', {
+    defaultNote: 'by profile: 30s, 5m, 3m, 1h',
+    meaning: 'load:release: time at the peak (each plateau for stress)',
+    example: '2m',
+  }),
+  load('RELEASE_RAMP', {
+    defaultNote: 'by profile: 0s, 60s, 2m, 2m',
+    meaning: 'load:release: each ramp',
+    example: '30s',
+  }),
+  load('RELEASE_P95_MS', {
+    defaultNote: 'by profile: 1000, 500, 1500, 500',
+    meaning: 'load:release: the p95 threshold in ms',
+    example: '800',
+  }),
+  load('RELEASE_MAX_ERROR_RATE', {
+    defaultNote: 'by profile: 0.01, 0.01, 0.05, 0.01',
+    meaning: 'load:release: the highest rate of errors users saw (after renewals), 0 to 1',
+    example: '0.02',
+  }),
+  load('RELEASE_THINK_TIME', {
+    defaultNote: 'by profile: 0.5s, 1s',
+    meaning: 'load:release: mean pause between two visits of one user (0.5 to 1.5 times it)',
+    example: '2s',
+  }),
+  load('RELEASE_PETS', {
+    default: 'on',
+    meaning:
+      'load:release: `off` lists no pets; needed against production, where the pet demo is never used (the CLI decides, and hands no pet address over then)',
+    example: 'off',
+  }),
 ];
+
+/** A load-run variable: read from the environment only, not a secret, not required. */
+function load(
+  name: string,
+  row: Pick<Variable, 'meaning' | 'example'> &
+    Partial<Pick<Variable, 'key' | 'k6' | 'default' | 'defaultNote'>>,
+): Variable {
+  return { name, required: 'no', secret: false, envFile: false, k6: false, ...row };
+}
 
 /** The names of the variables a predicate picks, in table order. */
 export function variableNames(pick: (v: Variable) => boolean): string[] {

@@ -1,8 +1,8 @@
 // The one table of configuration variables (load/lib/shared/variables.ts) against everything that
 // names them: the docs table, .env.example, the validator's secrets and defaults, the k6 hand-over
 // and the configuration tests' list. A variable added, renamed or re-defaulted in one place only fails here.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HAND_OVER_KEYS } from '../../../load/lib/shared/hand-over.ts';
 import { docsRow, VARIABLES, variableNames } from '../../../load/lib/shared/variables.ts';
@@ -69,5 +69,58 @@ describe('the table of configuration variables', () => {
     expect(TARGET_VARIABLES).toContain('API_BASE_URL');
     // Only the target's own variables: the reports folder and the suite's switches are not k6's.
     expect(TARGET_VARIABLES).not.toContain('CONFORMANCE_STRICT');
+  });
+});
+
+/** The load side's code: the k6 scripts and their library, the launcher, the load CLI. */
+function loadSideFiles(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return walk(path);
+      return name.endsWith('.ts') ? [path] : [];
+    });
+  return [...walk(join(ROOT, 'load')), ...walk(join(ROOT, 'src/launcher')), join(ROOT, 'src/cli/load.ts')];
+}
+
+/** Variables that are not ours to describe: the shell's, the terminal's, k6's own (set for it). */
+const NOT_OURS = ['PATH', 'HOME', 'NO_COLOR', 'FORCE_COLOR', 'K6_NO_USAGE_REPORT', 'LOAD_TARGET'];
+
+describe('every variable the load side reads', () => {
+  it('is in the one table (or is a flag of the CLI): no RATE_/FLAG_/RELEASE_/LOCAL_ variable read unlisted', () => {
+    const read = new Map<string, string>();
+    const patterns = [
+      /\b(?:env|__ENV)\.([A-Z][A-Z0-9_]{2,})\b/g,
+      /\b(?:env|__ENV)\[['"]([A-Z][A-Z0-9_]{2,})['"]\]/g,
+      /\b(?:envString|envNumber|envDuration|envChoice|positiveInteger|optional|baseUrl|allowSwitch)\((?:env, )?'([A-Z][A-Z0-9_]{2,})'/g,
+    ];
+    for (const file of loadSideFiles()) {
+      const code = readFileSync(file, 'utf8');
+      for (const pattern of patterns) {
+        for (const match of code.matchAll(pattern)) read.set(match[1] as string, relative(ROOT, file));
+      }
+    }
+    const listed = new Set(VARIABLES.map((v) => v.name));
+    const unlisted = [...read].filter(([name]) => !listed.has(name) && !NOT_OURS.includes(name));
+    expect(unlisted, 'add them to load/lib/shared/variables.ts, then npm run docs:variables').toEqual([]);
+    // The scan sees the load variables at all (so an empty result means something).
+    for (const name of ['RATE_BUDGET', 'FLAG_TICK', 'RELEASE_VUS', 'LOCAL_FAULTS', 'RELEASE_PETS']) {
+      expect(read.has(name), name).toBe(true);
+    }
+  });
+
+  it('reads LOAD_PROFILE and RELEASE_PETS once per run: the CLI hands them over, the scripts read them only when run directly', () => {
+    const files = loadSideFiles().map((file) => [relative(ROOT, file), readFileSync(file, 'utf8')] as const);
+    const readers = (name: string) =>
+      files
+        .filter(([, code]) => new RegExp(`(env|__ENV)\\.${name}\\b|'${name}'\\)`).test(code))
+        .map(([f]) => f)
+        .sort();
+    expect(readers('LOAD_PROFILE')).toEqual(['load/lib/config.ts', 'src/cli/load.ts']);
+    expect(readers('RELEASE_PETS')).toEqual(['load/lib/config.ts', 'src/cli/load.ts']);
+    // The CLI sets neither for k6: the profile travels in the hand-over, the pet address is withheld.
+    const cli = files.find(([f]) => f === 'src/cli/load.ts')?.[1] ?? '';
+    expect(cli).not.toMatch(/LOAD_PROFILE:/);
+    expect(HAND_OVER_KEYS).toContain('profile');
   });
 });
