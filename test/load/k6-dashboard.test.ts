@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { DEFAULT_CREDENTIALS } from '../../src/reference/credentials.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { fixtureResults, SECRET_LIST } from '../report/fixture.ts';
 import { BLANK_TARGET, ROOT, runLoadCli } from './cli-run.ts';
@@ -142,6 +143,11 @@ describe.skipIf(noK6 || noChromium)(
         expect(errors, script).toEqual([]);
         await expect.poll(() => page.locator('h4', { hasText: /^Request rate$/ }).count()).toBe(1);
         expect(await page.getByText('requests /s').count(), script).toBeGreaterThan(0);
+        // What k6 recorded for the page: metric names, the chosen tags, thresholds; never a secret.
+        const recorded = JSON.stringify(dashboardEvents(readFileSync(file, 'utf8')));
+        for (const secret of [DEFAULT_CREDENTIALS.clientSecret, DEFAULT_CREDENTIALS.apiKeySecret]) {
+          expect(recorded, script).not.toContain(secret);
+        }
         await page.close();
       }
     });
