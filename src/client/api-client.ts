@@ -51,6 +51,7 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
     send(buildOutgoing(req, config, token), {
       retryOn429: req.retryOn429 ?? true,
       renew: req.auth === 'bearer' && req.renew !== false,
+      generated: req.generated === true,
     });
 
   async function fetchToken(): Promise<string> {

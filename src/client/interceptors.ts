@@ -14,6 +14,8 @@ export interface SendOptions {
   retryOn429: boolean;
   /** Bearer: after SESSION_EXPIRED, renew the token and send once more. */
   renew: boolean;
+  /** The request's values were made up by the generator (what the recorder may keep). */
+  generated?: boolean;
 }
 
 export type Send = (out: OutgoingRequest, options: SendOptions) => Promise<ApiResponse>;
@@ -39,17 +41,23 @@ export function recording(recorder: ExchangeRecorder): Interceptor {
     };
     try {
       const res = await next(out, options);
-      recorder.record({
-        ...sent,
-        status: res.status,
-        responseHeaders: res.headers,
-        responseBody: res.text,
-        durationMs: res.durationMs,
-      });
+      recorder.record(
+        {
+          ...sent,
+          status: res.status,
+          responseHeaders: res.headers,
+          responseBody: res.text,
+          durationMs: res.durationMs,
+        },
+        { generated: options.generated === true },
+      );
       return res;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      recorder.record({ ...sent, durationMs: performance.now() - started, error: message });
+      recorder.record(
+        { ...sent, durationMs: performance.now() - started, error: message },
+        { generated: options.generated === true },
+      );
       throw error;
     }
   };

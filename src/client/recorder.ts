@@ -48,7 +48,7 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
   };
   let kept: RecordedExchange[] = [];
   return {
-    record(e) {
+    record(e, options = {}) {
       const secretsNamed: NamedSecret[] = [...named].map(([value, variable]) => ({ value, variable }));
       const clean: RecordedExchange = {
         method: e.method,
@@ -70,6 +70,7 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
           hiding,
           REDACTED,
           MAX_RECORDED_BODY,
+          options.generated === true,
         );
       kept.push(clean);
     },

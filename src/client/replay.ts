@@ -107,6 +107,7 @@ function valueParts(
   mark: string,
   context: string | undefined,
   wholeHidden: boolean,
+  generated: boolean,
 ): ReplayPart[] {
   const out: ReplayPart[] = [];
   for (const part of partsOf(text, forms)) {
@@ -122,6 +123,12 @@ function valueParts(
     for (const piece of hiddenSpans(part, hiding.text(part), mark)) {
       if (typeof piece === 'string') {
         out.push(piece);
+        continue;
+      }
+      // A generated request's value hidden only for its field's name (a client_secret the generator
+      // drew) is no secret: kept, as a part of its own, so no later pass meets it beside its name.
+      if (generated && hiding.text(piece.hidden) === piece.hidden) {
+        out.push(piece.hidden);
         continue;
       }
       const before = out.at(-1);
@@ -141,11 +148,12 @@ export function replayOf(
   hiding: Hiding,
   mark: string,
   maxBody: number,
+  generated = false,
 ): ReplayRequest {
   const forms = formsOf(secrets);
   const replay: ReplayRequest = {
     method: sent.method,
-    url: valueParts(sent.url, forms, hiding, mark, undefined, false),
+    url: valueParts(sent.url, forms, hiding, mark, undefined, false, generated),
     headers: Object.entries(sent.headers).map(([name, value]) => [
       name,
       valueParts(
@@ -155,11 +163,12 @@ export function replayOf(
         mark,
         hiding.credentialHeader(name) ? name : undefined,
         hiding.credentialHeader(name),
+        generated,
       ),
     ]),
   };
   if (sent.body !== undefined) {
-    const parts = valueParts(sent.body, forms, hiding, mark, undefined, false);
+    const parts = valueParts(sent.body, forms, hiding, mark, undefined, false, generated);
     replay.body = sent.body.length <= maxBody ? parts : cutParts(parts, maxBody);
     if (sent.body.length > maxBody) replay.bodyCut = sent.body.length;
   }

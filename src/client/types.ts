@@ -21,6 +21,12 @@ export interface ApiRequest {
   renew?: boolean;
   /** Default true (bounded); probes of the rate limiter switch it off. */
   retryOn429?: boolean;
+  /**
+   * Made by the request generator: every value in it but the configured secrets and the run's
+   * tokens was made up, so the recorded request keeps such values (a client_secret it drew, say)
+   * for its curl line, where a hand-made request's would be hidden.
+   */
+  generated?: boolean;
 }
 
 export interface ApiResponse {
@@ -55,8 +61,11 @@ export interface RecordedExchange {
 }
 
 export interface ExchangeRecorder {
-  /** Takes an exchange as sent and received: filters its secrets (its one pass), cuts its bodies. */
-  record(e: RecordedExchange): void;
+  /**
+   * Takes an exchange as sent and received: filters its secrets (its one pass), cuts its bodies.
+   * `generated`: the request's values were made up (ApiRequest.generated).
+   */
+  record(e: RecordedExchange, options?: { generated?: boolean }): void;
   /**
    * A secret learned on the way (a token the client obtained), and the shell variable a command
    * writes instead of it (the table's name of a configured secret, ACCESS_TOKEN for a token).

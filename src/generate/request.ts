@@ -40,6 +40,8 @@ export function toApiRequest(op: OperationInfo, req: GeneratedRequest): ApiReque
     // The client's usual courtesy (renew an expired session, wait out a 429) stays on: a 429 that
     // outlasts it is judged inconclusive, never a refusal.
     renew: true,
+    // Its values are made up: the recorded request keeps them, so the curl line sends them back.
+    generated: true,
     ...(Object.keys(req.query).length && !repeated
       ? { query: { ...(req.query as Record<string, string>) } }
       : {}),

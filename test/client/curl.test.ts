@@ -190,3 +190,38 @@ describe('curlOf: secrets as variables next to secret field names', () => {
     expect(seen(server.received[1] as Received)).toEqual(sent);
   });
 });
+
+describe('curlOf: a generated request keeps the values it made up', () => {
+  const body = { client_id: 'drawn-id', client_secret: 'drawn-secret-Xy7' };
+  it('a client_secret the generator drew is sent back as it was; a hand-made one is hidden', async () => {
+    server = await startServer((_r, res) => json(res, 401, {}));
+    const client = createApiClient(testConfig(server.origin));
+    const req: ApiRequest = { service: 'main', method: 'POST', path: 'v1/auth/token', auth: 'none', body };
+    await client.request({ ...req, generated: true });
+    await client.request(req);
+    const [generated, handMade] = client.recorder.exchanges() as RecordedExchange[];
+    // The report's text hides it either way (its field's name); only the replay keeps it.
+    expect(generated?.requestBody).not.toContain('drawn-secret-Xy7');
+    const sent = seen(server.received[0] as Received);
+    await sh(`${curlOf(generated as RecordedExchange)} -s -o /dev/null`);
+    expect(seen(server.received.at(-1) as Received)).toEqual(sent);
+    expect(curlOf(handMade as RecordedExchange)).not.toContain('drawn-secret-Xy7');
+    expect(curlVariables(handMade as RecordedExchange)).toEqual(['HIDDEN_CLIENT_SECRET']);
+  });
+
+  it('a configured secret in a generated request is still its variable', async () => {
+    server = await startServer((_r, res) => json(res, 200, {}));
+    const client = createApiClient(testConfig(server.origin));
+    await client.request({
+      service: 'main',
+      method: 'POST',
+      path: 'v1/auth/token',
+      auth: 'none',
+      body: { client_id: 'test-client', client_secret: SECRETS.clientSecret },
+      generated: true,
+    });
+    const command = curlOf(client.recorder.exchanges()[0] as RecordedExchange);
+    expect(command).not.toContain(SECRETS.clientSecret);
+    expect(variablesOf(command)).toEqual(['CLIENT_SECRET']);
+  });
+});

@@ -41,6 +41,15 @@ const REQUESTS: ApiRequest[] = [
     rawBody: 'client_secret=&access_token=',
     contentType: 'application/x-www-form-urlencoded',
   },
+  // A generated request's made-up client_secret, kept for its command.
+  {
+    service: 'main',
+    method: 'POST',
+    path: 'v1/auth/token',
+    auth: 'none',
+    body: { client_id: 'drawn', client_secret: 'drawn-secret-value' },
+    generated: true,
+  },
   // The configured secret inside a JSON body.
   {
     service: 'main',
@@ -79,5 +88,6 @@ describe('results.json keeps the request a curl line is rendered from', () => {
     const fromFile = (read.checks[0]?.exchanges ?? []) as RecordedExchange[];
     expect(fromFile.map(curlOf)).toEqual(exchanges.map(curlOf));
     expect(fromFile.map(curlOf).join('\n')).not.toContain('[REDACTED]');
+    expect(curlOf(fromFile[3] as RecordedExchange)).toContain('"client_secret":"drawn-secret-value"');
   });
 });
