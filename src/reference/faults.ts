@@ -11,14 +11,26 @@ export interface FaultInfo {
   /** The catalogue rule id the fault breaks. */
   readonly rule: string;
   readonly description: string;
+  /**
+   * The suites (by area) whose exchanges show the fault, when not only its rule's: a fault judged
+   * over every exchange of the run (src/checks/invariants.ts) shows in answers other suites provoke.
+   */
+  readonly areas?: readonly string[];
 }
 
 // Generic so each name keeps its literal type: FaultName catches a misspelt fault at compile time.
-const fault = <N extends string>(name: N, rule: string, description: string, mutate?: Mutate) => ({
+const fault = <N extends string>(
+  name: N,
+  rule: string,
+  description: string,
+  mutate?: Mutate,
+  areas?: readonly string[],
+) => ({
   name,
   rule,
   description,
   mutate,
+  areas,
 });
 
 const TABLE = [
@@ -41,6 +53,18 @@ const TABLE = [
     'TOK-03',
     'a body with neither client_id nor client_secret (`{}`) gets a token of the default client',
   ),
+  fault(
+    'token-client-secret-prefix-compared',
+    'TOK-03',
+    'the token route compares client_secret without its last character (a near miss gets a token)',
+  ),
+  fault(
+    'token-answer-echoes-client-secret',
+    'SEC-01',
+    'the token answer echoes the client credentials it was sent (client_secret included)',
+    undefined,
+    ['auth-token'],
+  ),
   // API key
   fault('api-key-refused-on-customers', 'KEY-01', 'GET /v1/customers refuses API keys with 401'),
   fault('api-key-wrong-secret-accepted', 'KEY-02', 'a known API key id is accepted with any secret'),
@@ -49,7 +73,17 @@ const TABLE = [
     'KEY-02',
     'an unknown API key id is accepted (as the default key) whatever its secret',
   ),
+  fault(
+    'api-key-secret-prefix-compared',
+    'KEY-02',
+    'the API key secret is compared without its last character (a near miss is accepted)',
+  ),
   fault('pinned-key-accepted-anywhere', 'KEY-03', 'the pinned API key is accepted from any address'),
+  fault(
+    'pinned-key-trusts-forwarded-for',
+    'KEY-03',
+    "a pinned key's address is read from X-Forwarded-For when the client sends one",
+  ),
   // Bearer
   fault(
     'bearer-lowercase-scheme-only',
@@ -115,6 +149,11 @@ const TABLE = [
   ),
   fault('page-beyond-last-200', 'PAG-09', 'a page beyond total_pages answers 200 with an empty page'),
   fault(
+    'page-wraps-32-bit',
+    'PAG-09',
+    'the page number is read as an unsigned 32-bit integer: page 2^32+1 answers 200 with page 1',
+  ),
+  fault(
     'page-beyond-last-400',
     'PAG-09',
     'a page beyond total_pages answers 400 instead of 422 (same body otherwise)',
@@ -125,6 +164,12 @@ const TABLE = [
     'PAG-10',
     'the 422 message does not state the maximum page',
     RESHAPES.pageBeyondMessageWithoutMax,
+  ),
+  fault(
+    'page-beyond-message-page-before',
+    'PAG-10',
+    'the 422 message states the page before the requested one as the maximum page',
+    RESHAPES.pageBeyondMessagePageBefore,
   ),
   fault(
     'page-beyond-errors-filled',
@@ -149,6 +194,13 @@ const TABLE = [
     'ERR-03',
     'status_code is always 400 in error bodies',
     RESHAPES.statusCodeMismatch,
+  ),
+  fault(
+    'session-expired-status-code-mismatch',
+    'ERR-03',
+    'the SESSION_EXPIRED error body says status_code 400 whatever its HTTP status',
+    RESHAPES.sessionExpiredStatusCodeMismatch,
+    ['token-renewal'],
   ),
   fault(
     'timestamp-not-iso',
@@ -196,6 +248,11 @@ const TABLE = [
   ),
   // Token renewal
   fault('expired-token-accepted', 'REN-01', 'expired tokens are still accepted'),
+  fault(
+    'flags-expired-token-accepted',
+    'REN-01',
+    'GET /v1/feature-flags accepts expired tokens (the other bearer routes answer SESSION_EXPIRED)',
+  ),
   fault(
     'session-expired-other-code',
     'REN-01',
@@ -322,10 +379,11 @@ const TABLE = [
 
 export type FaultName = (typeof TABLE)[number]['name'];
 
-export const FAULTS: readonly FaultInfo[] = TABLE.map(({ name, rule, description }) => ({
+export const FAULTS: readonly FaultInfo[] = TABLE.map(({ name, rule, description, areas }) => ({
   name,
   rule,
   description,
+  ...(areas ? { areas } : {}),
 }));
 
 /** The faults that are data: each reshapes a correct answer and is never asked for by a handler. */

@@ -62,18 +62,23 @@ function apiKeyPrincipal(ctx: RequestContext): Principal {
   // Fault api-key-unknown-id-accepted: an id no key has passes as the default key.
   const unknownAccepted = faults.has('api-key-unknown-id-accepted') && apiKeys.find(id) === undefined;
   const key: ApiKey | undefined = apiKeys.find(unknownAccepted ? DEFAULT_CREDENTIALS.apiKeyId : id);
-  if (
-    !key ||
-    !(unknownAccepted || sameSecret(secret, key.secret) || faults.has('api-key-wrong-secret-accepted'))
-  ) {
+  const secretOk =
+    key !== undefined &&
+    (faults.has('api-key-secret-prefix-compared')
+      ? secret.length >= key.secret.length - 1 && key.secret.startsWith(secret.slice(0, -1))
+      : sameSecret(secret, key.secret));
+  if (!key || !(unknownAccepted || secretOk || faults.has('api-key-wrong-secret-accepted'))) {
     // One answer for an unknown id and a wrong secret: which one was wrong is not told.
     throw new ApiError(401, 'INVALID_API_KEY', 'the API key id or secret is not valid');
   }
-  if (key.pinnedAddress && key.pinnedAddress !== ctx.address && !faults.has('pinned-key-accepted-anywhere')) {
+  // The address is the connection's: a header a client can set proves nothing (the fault trusts one).
+  const forwarded = header(ctx, 'x-forwarded-for')?.split(',')[0]?.trim();
+  const address = faults.has('pinned-key-trusts-forwarded-for') && forwarded ? forwarded : ctx.address;
+  if (key.pinnedAddress && key.pinnedAddress !== address && !faults.has('pinned-key-accepted-anywhere')) {
     throw new ApiError(
       403,
       'IP_NOT_ALLOWED',
-      `this API key is pinned to another address: requests from ${ctx.address} are refused`,
+      `this API key is pinned to another address: requests from ${address} are refused`,
     );
   }
   return {
@@ -105,7 +110,10 @@ function bearerPrincipal(ctx: RequestContext, authorization: string): Principal 
   if (faults.has('token-not-accepted')) {
     throw new ApiError(401, 'INVALID_TOKEN', 'the access token is not valid');
   }
-  if (tokens.isExpired(token, record, ctx.state.now()) && !faults.has('expired-token-accepted')) {
+  const expiredAccepted =
+    faults.has('expired-token-accepted') ||
+    (faults.has('flags-expired-token-accepted') && ctx.path.endsWith('/v1/feature-flags'));
+  if (tokens.isExpired(token, record, ctx.state.now()) && !expiredAccepted) {
     throw sessionExpired(ctx);
   }
   if (faults.has('token-single-use') && record.uses > 0) throw sessionExpired(ctx);

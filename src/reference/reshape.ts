@@ -166,6 +166,12 @@ export const RESHAPES = {
   pageBeyondMessageWithoutMax: beyondLastPage((_reply, body) => {
     body.message = 'the requested page is out of range';
   }),
+  pageBeyondMessagePageBefore: beyondLastPage((_reply, body) => {
+    // Right only when the page asked for is the one after the last.
+    const asked = /page (\d+)/.exec(String(body.message))?.[1];
+    if (asked !== undefined)
+      body.message = `page ${asked} is greater than the maximum page ${BigInt(asked) - 1n}`;
+  }),
   pageBeyondErrorsFilled: beyondLastPage((_reply, body) => {
     body.errors = [body.message];
   }),
@@ -209,6 +215,9 @@ export const RESHAPES = {
   }),
   featureDisabledGenericMessage: onErrorCode('FEATURE_FLAG_DISABLED', (_reply, body) => {
     if ('message' in body) body.message = 'Service unavailable';
+  }),
+  sessionExpiredStatusCodeMismatch: onErrorCode('SESSION_EXPIRED', (_reply, body) => {
+    body.status_code = 400;
   }),
   sessionExpiredOtherCode: onErrorCode('SESSION_EXPIRED', (_reply, body) => {
     body.code = 'TOKEN_EXPIRED';

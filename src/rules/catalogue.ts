@@ -71,6 +71,14 @@ export const RULES: readonly Rule[] = [
     'Wrong or missing client credentials are refused with a 4xx and the error body (client_secret must be kept confidential).',
   ),
 
+  rule(
+    'SEC-01',
+    'auth-token',
+    'MUST',
+    'Token request and response (client_secret must be kept confidential); API key 4',
+    'No answer carries a configured secret (client secret, API key secret) or an access token the request did not ask for (judged on every exchange of the run).',
+  ),
+
   // API key
   rule(
     'KEY-01',

@@ -4,7 +4,7 @@
 // check fails under at least one fault (a check that nothing can make fail proves nothing). The
 // clean and the other conformant servers must pass.
 import { FAULTS } from '../reference/index.ts';
-import { type Area, findRule } from '../rules/catalogue.ts';
+import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
 import {
   type CheckOutcome,
   runVariants,
@@ -18,6 +18,8 @@ import {
  * a fault of any rule can show there, so every fault runs them beside its own rule's area.
  */
 export const CROSS_CUTTING: readonly Area[] = ['operations', 'generated'];
+
+const isArea = (name: string): name is Area => (AREAS as readonly string[]).includes(name);
 
 export interface FaultRow {
   fault: string;
@@ -62,10 +64,11 @@ export async function buildMatrix(only: readonly string[] = []): Promise<Matrix>
   const faults = FAULTS.filter((f) => only.length === 0 || only.includes(f.name));
   const variants: Variant[] = [
     { name: 'clean', reference: {} },
+    // A fault judged over every exchange (src/checks/invariants.ts) names the suites whose answers show it too.
     ...faults.map((f) => ({
       name: `fault:${f.name}`,
       reference: { faults: [f.name] },
-      areas: areasOf(f.rule),
+      areas: [...new Set([...areasOf(f.rule), ...(f.areas ?? []).filter(isArea)])],
     })),
     ...(only.length ? [] : TOLERANCE_VARIANTS),
   ];

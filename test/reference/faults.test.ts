@@ -57,6 +57,10 @@ const PROBES: Record<string, Probe> = {
     typeof ((await s.requestToken()).json as Record<string, unknown>).access_token === 'string',
   'token-not-accepted': async (s) => (await s.withBearer(ME)).status === 200,
   'token-wrong-secret-accepted': async (s) => (await s.requestToken('wrong')).status === 401,
+  'token-client-secret-prefix-compared': async (s) =>
+    (await s.requestToken(`${s.running.credentials.clientSecret.slice(0, -1)}X`)).status === 401,
+  'token-answer-echoes-client-secret': async (s) =>
+    !(await s.requestToken()).text.includes(s.running.credentials.clientSecret),
   'token-unknown-client-accepted': async (s) =>
     (
       await s.call('/api/v1/auth/token', {
@@ -72,8 +76,21 @@ const PROBES: Record<string, Probe> = {
   'api-key-unknown-id-accepted': async (s) =>
     (await s.call(CUSTOMERS, { headers: { 'x-api-key-id': 'nobody', 'x-api-key-secret': 'x' } })).status ===
     401,
+  'api-key-secret-prefix-compared': async (s) => {
+    const nearMiss = `${s.running.credentials.apiKeySecret.slice(0, -1)}X`;
+    return (
+      (await s.call(CUSTOMERS, { headers: { ...s.keyHeaders(), 'x-api-key-secret': nearMiss } })).status ===
+      401
+    );
+  },
   'pinned-key-accepted-anywhere': async (s) =>
     (await s.call(CUSTOMERS, { headers: s.pinnedKeyHeaders() })).status === 403,
+  'pinned-key-trusts-forwarded-for': async (s) =>
+    (
+      await s.call(CUSTOMERS, {
+        headers: { ...s.pinnedKeyHeaders(), 'x-forwarded-for': '203.0.113.10' },
+      })
+    ).status === 403,
   'bearer-lowercase-scheme-only': async (s) =>
     (await s.call(ME, { headers: { authorization: `Bearer ${await s.token()}` } })).status === 200,
   'no-credentials-accepted': async (s) => (await s.call(CUSTOMERS)).status === 401,
@@ -99,7 +116,12 @@ const PROBES: Record<string, Probe> = {
   'next-page-beyond-last': async (s) => (await page(s, 3)).pagination.next_page === 3,
   'page-beyond-last-200': pageBeyondIs422,
   'page-beyond-last-400': pageBeyondIs422,
+  'page-wraps-32-bit': async (s) => (await s.withKey(`${CUSTOMERS}?page=${2 ** 32 + 1}`)).status === 422,
   'page-beyond-message-without-max': async (s) => /\b3\b/.test(String((await beyond(s)).message)),
+  'page-beyond-message-page-before': async (s) =>
+    /maximum page 3$/.test(
+      String(((await s.withKey(`${CUSTOMERS}?page=9`)).json as { message?: unknown }).message),
+    ),
   'page-beyond-errors-filled': async (s) => JSON.stringify((await beyond(s)).errors) === '[]',
   'page-beyond-unhandled': async (s) => (await beyond(s)).handled === true,
   'page-size-20': async (s) => (await page(s, 1)).data.length === 50,
@@ -108,6 +130,12 @@ const PROBES: Record<string, Probe> = {
   'error-missing-message': errorField('message', (v) => typeof v === 'string'),
   'error-missing-handled': errorField('handled', (v) => typeof v === 'boolean'),
   'status-code-mismatch': errorField('status_code', (v) => v === 404),
+  'session-expired-status-code-mismatch': async (s) => {
+    const headers = await s.bearerHeaders();
+    s.control.advanceClock(3601);
+    const answer = await s.call(ME, { headers });
+    return (answer.json as { status_code?: unknown }).status_code === answer.status;
+  },
   'timestamp-not-iso': errorField('timestamp', (v) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)),
   'error-path-wrong': errorField('path', (v) => v === '/api/v1/nothing-here'),
   'errors-field-missing': errorField('errors', Array.isArray),
@@ -138,6 +166,11 @@ const PROBES: Record<string, Probe> = {
     String(((await disabledReports(s)).json as { message?: string }).message).includes('reports'),
   'expired-token-accepted': expiredTokenProbe,
   'session-expired-other-code': expiredTokenProbe,
+  'flags-expired-token-accepted': async (s) => {
+    const headers = await s.bearerHeaders();
+    s.control.advanceClock(3601);
+    return (await s.call(FLAGS, { headers })).status === 401;
+  },
   'renewal-returns-stale-token': async (s) => {
     const stale = await s.token();
     s.control.expireSessions(stale);

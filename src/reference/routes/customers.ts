@@ -34,6 +34,10 @@ function requestedPage(ctx: RequestContext): Page {
     if (ctx.state.faults.has('page-zero-first-page')) return { kind: 'number', value: 1 };
     throw belowOne('page must be an integer of at least 1, got "0"');
   }
+  if (ctx.state.faults.has('page-wraps-32-bit')) {
+    // An unsigned 32-bit reading: 2^32 + 1 wraps round to page 1.
+    return { kind: 'number', value: Number(BigInt(digits) % 2n ** 32n) || 1 };
+  }
   // Too large for a number, but still an integer page: beyond the last page, so a 422.
   return digits.length > 15 ? { kind: 'huge', digits } : { kind: 'number', value: Number(digits) };
 }

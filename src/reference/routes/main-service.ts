@@ -56,7 +56,11 @@ export const createToken: Handler = async (ctx) => {
     const client = unknownAccepted ? fallback : typeof id === 'string' ? CLIENTS.get(id) : undefined;
     const secretOk =
       unknownAccepted ||
-      (typeof secret === 'string' && client !== undefined && sameSecret(secret, client.secret));
+      (typeof secret === 'string' &&
+        client !== undefined &&
+        (faults.has('token-client-secret-prefix-compared')
+          ? secret.length >= client.secret.length - 1 && client.secret.startsWith(secret.slice(0, -1))
+          : sameSecret(secret, client.secret)));
     if (!client || !(secretOk || faults.has('token-wrong-secret-accepted'))) {
       throw invalidClient();
     }
@@ -75,6 +79,9 @@ export const createToken: Handler = async (ctx) => {
     token_type: 'Bearer',
     expires_in: state.tokenTtlSeconds,
   };
+  if (faults.has('token-answer-echoes-client-secret')) {
+    answer.client = { client_id: clientId, client_secret: CLIENTS.get(clientId)?.secret };
+  }
   if (state.options.extraFields) {
     answer.scope = 'profile users';
     answer.issued_at = new Date(state.now()).toISOString();
