@@ -11,6 +11,7 @@ export {
   unreachableReason,
 } from './errors.ts';
 export { compose, type Interceptor, type Send, type SendOptions } from './interceptors.ts';
+export { asksForToken, leaksOf } from './leaks.ts';
 export { buildOutgoing, type OutgoingRequest, type OutgoingTarget } from './outgoing.ts';
 export { createRecorder, MAX_RECORDED_BODY } from './recorder.ts';
 export {

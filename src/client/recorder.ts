@@ -3,8 +3,9 @@
 // and teaches it the tokens it obtains. Beside the redacted text it keeps the request as sent with
 // each named secret as its variable (replay.ts): what a curl line is rendered from.
 import { createSecretFilter, REDACTED } from '../../load/lib/shared/secret-filter.ts';
+import { leaksOf } from './leaks.ts';
 import { learnedSecrets, shareLearned } from './learned-secrets.ts';
-import { type NamedSecret, replayOf, UNNAMED_SECRET } from './replay.ts';
+import { ACCESS_TOKEN, type NamedSecret, replayOf, UNNAMED_SECRET } from './replay.ts';
 import type { ExchangeRecorder, RecordedExchange } from './types.ts';
 
 export const MAX_RECORDED_BODY = 64 * 1024;
@@ -50,6 +51,12 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
   return {
     record(e, options = {}) {
       const secretsNamed: NamedSecret[] = [...named].map(([value, variable]) => ({ value, variable }));
+      // What the answer must not carry, judged before the redaction below hides it (src/client/leaks.ts).
+      const leaked = leaksOf(
+        e,
+        secretsNamed.filter((n) => n.variable !== ACCESS_TOKEN),
+        new Set(secretsNamed.filter((n) => n.variable === ACCESS_TOKEN).map((n) => n.value)),
+      );
       const clean: RecordedExchange = {
         method: e.method,
         url: redact.text(e.url),
@@ -72,6 +79,7 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
           MAX_RECORDED_BODY,
           options.generated === true,
         );
+      if (leaked.length) clean.leaked = leaked;
       kept.push(clean);
     },
     learn: learnLater,

@@ -58,6 +58,11 @@ export interface RecordedExchange {
    * from (set by the recorder; older results may lack it).
    */
   replay?: ReplayRequest;
+  /**
+   * What the answer carried and must not (variable names of configured secrets, a token the request
+   * did not ask for), judged before redaction; never the values (src/client/leaks.ts).
+   */
+  leaked?: string[];
 }
 
 export interface ExchangeRecorder {

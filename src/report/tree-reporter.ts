@@ -6,6 +6,9 @@ import { stripVTControlCharacters } from 'node:util';
 import type { TestCase, TestModule, TestModuleState, TestSuite } from 'vitest/node';
 import { DefaultReporter } from 'vitest/node';
 import { terminalText } from '../../load/lib/shared/safe-text.ts';
+import type { InvariantResult } from '../checks/invariants.ts';
+import { firstLine } from '../client/errors.ts';
+import { invariantOutcome, invariantsOfRun } from './invariant-outcomes.ts';
 import { addOutcome, countsText, emptyCounts, type Outcome, outcomeOf } from './outcome.ts';
 
 const isSoft = (o: Outcome | undefined): o is Extract<Outcome, { kind: 'failed' }> =>
@@ -16,6 +19,7 @@ const SOFT_REASON_SHOWN = 300;
 
 export default class ConformanceTreeReporter extends DefaultReporter {
   private modules: readonly TestModule[] = [];
+  private invariants: InvariantResult[] = [];
 
   /**
    * A file's line and its tests, counted by the one outcome function: a SHOULD failure as failed,
@@ -77,6 +81,22 @@ export default class ConformanceTreeReporter extends DefaultReporter {
 
   override onTestRunEnd(...args: Parameters<DefaultReporter['onTestRunEnd']>): void {
     this.modules = args[0];
+    // The invariants over every exchange (src/checks/invariants.ts), shown like checks.
+    this.invariants = invariantsOfRun(this.modules);
+    if (this.invariants.length) this.log(' invariants over every exchange of the run');
+    for (const r of this.invariants) {
+      const o = invariantOutcome(r);
+      const name = `${r.id} ${r.title}`;
+      if (o.kind === 'passed') this.log(`   ✓ ${name}`);
+      else if (o.kind === 'failed' && o.nonStrict)
+        this.log(
+          `   ! ${name} — failed, SHOULD (non-strict): ${terminalText(firstLine(o.reason), { max: SOFT_REASON_SHOWN })}`,
+        );
+      else if (o.kind === 'failed')
+        this.log(`   × ${name} — ${terminalText(firstLine(o.reason), { max: SOFT_REASON_SHOWN })}`);
+      else
+        this.log(`   ↓ ${name} [skipped: ${terminalText(firstLine(o.reason), { max: SOFT_REASON_SHOWN })}]`);
+    }
     super.onTestRunEnd(...args);
   }
 
@@ -85,6 +105,7 @@ export default class ConformanceTreeReporter extends DefaultReporter {
     for (const module of this.modules) {
       for (const test of module.children.allTests()) addOutcome(counts, outcomeOf(test));
     }
+    for (const r of this.invariants) addOutcome(counts, invariantOutcome(r));
     // vitest's "Tests" line counts a SHOULD failure as passed: replaced by the outcome counts.
     const log = this.log.bind(this);
     this.log = (...messages: unknown[]) => {

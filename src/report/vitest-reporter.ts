@@ -13,6 +13,7 @@ import type {
   Vitest,
 } from 'vitest/node';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { invariantResults } from '../checks/invariants.ts';
 import type { TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
@@ -36,6 +37,8 @@ export interface ConformanceReporterOptions {
   outputDir?: string;
   /** Where the closing table goes (default stdout). */
   write?: (text: string) => void;
+  /** Judge the invariants over every exchange (src/checks/invariants.ts); default true. */
+  invariants?: boolean;
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -146,6 +149,10 @@ export default class ConformanceReporter implements Reporter {
         ];
       }
       const { info, secrets } = this.targetOf(modules);
+      // Rules of every answer of a kind, judged once over the exchanges of every check (issue 24).
+      if (this.options.invariants !== false) {
+        collected.checks.push(...invariantResults(collected.checks, info, info.strict));
+      }
       // The configured secrets and the tokens the run's clients learned (they reach this thread
       // from the workers, learned-secrets.ts): a target may echo a token into any check.
       const scrubber = createSecretFilter([...secrets, ...learnedValues()]);

@@ -3,6 +3,7 @@
 // outcome function (src/report/outcome.ts), so a non-strict SHOULD failure counts as failed here
 // exactly as in the reports.
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { invariantOutcome, invariantsOfRun } from '../report/invariant-outcomes.ts';
 import { addOutcome, countsText, emptyCounts, outcomeOf } from '../report/outcome.ts';
 
 export default class ClosingLineReporter implements Reporter {
@@ -19,6 +20,7 @@ export default class ClosingLineReporter implements Reporter {
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) counts.failed++;
       for (const test of module.children.allTests()) addOutcome(counts, outcomeOf(test));
     }
+    for (const r of invariantsOfRun(testModules)) addOutcome(counts, invariantOutcome(r));
     // Through vitest's logger: the same stream as the tree above it.
     const line = `\ntests: ${countsText(counts)}`;
     if (this.vitest) this.vitest.logger.log(line);

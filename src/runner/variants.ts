@@ -8,6 +8,7 @@
 // is given its own server (targetsByFile, read by check()). No two variants ever share a server.
 import { resolve } from 'node:path';
 import { createVitest, type TestModule } from 'vitest/node';
+import { invariantResults } from '../checks/invariants.ts';
 import { loadSettings, resolveTarget, type TargetConfig } from '../config/index.ts';
 import {
   type ReferenceServerOptions,
@@ -106,6 +107,14 @@ function outcomesOf(module: TestModule): CheckOutcome[] {
   return outcomes;
 }
 
+/** The checks of a module with the exchanges they recorded. */
+function evidenceOf(module: TestModule) {
+  return [...module.children.allTests()].flatMap((test) => {
+    const meta = test.meta().conformance;
+    return meta ? [{ id: meta.checkId, rules: meta.rules, area: meta.area, exchanges: meta.exchanges }] : [];
+  });
+}
+
 /** The module id of one variant's copy of an area's suite. */
 const copyOf = (area: Area, variant: number) => `${resolve(`suites/${area}.test.ts`)}?variant=${variant}`;
 
@@ -156,9 +165,25 @@ export async function runVariants(variants: readonly Variant[]): Promise<Variant
       Object.keys(targetsByFile).map((id) => project.createSpecification(id)),
     );
     const byVariant = new Map<string, CheckOutcome[]>(variants.map((v) => [v.name, []]));
+    const seen = new Map<string, Parameters<typeof invariantResults>[0][number][]>();
     for (const module of testModules) {
       const name = owner.get(module.moduleId);
-      if (name) byVariant.get(name)?.push(...outcomesOf(module));
+      if (!name) continue;
+      byVariant.get(name)?.push(...outcomesOf(module));
+      seen.set(name, [...(seen.get(name) ?? []), ...evidenceOf(module)]);
+    }
+    // The invariants over each variant's exchanges, as the reporter judges a run (issue 24).
+    for (const [i, variant] of variants.entries()) {
+      const target = targetsByFile[copyOf(variant.areas?.[0] ?? AREAS[0], i)];
+      if (!target) continue;
+      for (const r of invariantResults(seen.get(variant.name) ?? [], target, true)) {
+        byVariant.get(variant.name)?.push({
+          id: r.id,
+          rules: r.rules,
+          state: r.status,
+          ...(r.reason ? { reason: r.reason } : {}),
+        });
+      }
     }
     return variants.map((v) => ({ name: v.name, checks: byVariant.get(v.name) ?? [] }));
   } finally {

@@ -72,7 +72,11 @@ async function run(dir: string, files: string[], options: { testNamePattern?: st
     {
       config: false,
       watch: false,
-      reporters: [new ConformanceReporter({ outputDir: dir, write: (t) => (printed += t) })],
+      // The fixture's server is unkind on purpose (it echoes a secret, its 500 has half an error
+      // body): the invariants over its exchanges are test/checks/invariants.test.ts's subject.
+      reporters: [
+        new ConformanceReporter({ outputDir: dir, write: (t) => (printed += t), invariants: false }),
+      ],
       ...(options.testNamePattern ? { testNamePattern: options.testNamePattern } : {}),
     },
     {

@@ -15,13 +15,13 @@ const complete = (r: ConformanceResults): ConformanceResults => ({
 describe('verdictOf', () => {
   it('names failures, SHOULD failures apart, and the coverage', () => {
     expect(verdictOf(fixtureResults())).toBe(
-      '2 checks failed, 1 SHOULD failure (non-strict); 8 of 27 rules checked; 19 not checked',
+      '2 checks failed, 1 SHOULD failure (non-strict); 8 of 28 rules checked; 20 not checked',
     );
   });
 
   it('"conformant" only when every rule of the run was checked', () => {
     expect(verdictOf(passing)).toMatch(
-      /^Every check that ran passed; \d+ of 27 rules checked; \d+ not checked$/,
+      /^Every check that ran passed; \d+ of 28 rules checked; \d+ not checked$/,
     );
     expect(verdictOf(complete(passing))).toMatch(
       /^Conformant: every check passed; (\d+) of \1 rules checked$/,
@@ -42,7 +42,7 @@ describe('verdictOf', () => {
 
   it('each unchecked rule says what would check it', () => {
     const lines = uncheckedLines(fixtureResults());
-    expect(lines.length).toBe(19);
+    expect(lines.length).toBe(20);
     expect(lines.find((l) => l.startsWith('REN-04 (MUST): '))).toContain('test/client/token-manager.test.ts');
     expect(lines.find((l) => l.startsWith('FLG-02 '))).toContain('control API');
     expect(lines.some((l) => l.endsWith(': no check covers it'))).toBe(true);

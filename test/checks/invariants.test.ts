@@ -1,0 +1,235 @@
+// The invariants over every exchange: each one holds on a conformant answer, breaks on the answer
+// that breaks its rule (naming the check that sent it), and leaves alone what the spec does not
+// govern (the pet operations' errors, a page the request did not state exactly).
+import { describe, expect, it } from 'vitest';
+import { invariantResults, judgeInvariants } from '../../src/checks/invariants.ts';
+import { createRecorder, type RecordedExchange } from '../../src/client/index.ts';
+
+const bases = {
+  apiBaseUrl: 'http://127.0.0.1:4010/api/',
+  petstoreBaseUrl: 'http://127.0.0.1:4010/petstore/v1',
+};
+let clock = 0;
+
+function exchange(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  extra: Partial<RecordedExchange> = {},
+) {
+  return {
+    method,
+    url: `http://127.0.0.1:4010${path}`,
+    requestHeaders: {},
+    status,
+    responseHeaders: { 'content-type': 'application/json' },
+    responseBody: typeof body === 'string' ? body : JSON.stringify(body),
+    startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, clock++)).toISOString(),
+    durationMs: 1,
+    ...extra,
+  } satisfies RecordedExchange;
+}
+
+const error = (status: number, path: string, over: Record<string, unknown> = {}) => ({
+  id: 'req_1',
+  code: 'X',
+  message: 'm',
+  status_code: status,
+  timestamp: '2026-01-01T00:00:00Z',
+  path,
+  handled: true,
+  errors: [],
+  ...over,
+});
+
+const page = (current: number, over: Record<string, number> = {}, items = 50) => ({
+  pagination: {
+    total_items: 137,
+    showing_items: items,
+    total_pages: 3,
+    current_page: current,
+    previous_page: current === 1 ? 1 : current - 1,
+    next_page: current === 3 ? 3 : current + 1,
+    ...over,
+  },
+  data: Array.from({ length: items }, (_, i) => ({ id: `c${current}-${i}` })),
+  extra: {},
+});
+
+const verdictOf = (id: string, seen: RecordedExchange[]) =>
+  judgeInvariants(
+    seen.map((exchange) => ({ checkId: 'CHK-1', exchange })),
+    bases,
+  ).find((v) => v.id === id);
+
+describe('invariants over every exchange', () => {
+  const clean = [
+    exchange('GET', '/api/v1/user/me', 401, error(401, '/api/v1/user/me', { code: 'SESSION_EXPIRED' })),
+    exchange('GET', '/api/v1/customers?page=2', 200, page(2)),
+    exchange('GET', '/api/v1/customers', 200, page(1)),
+    exchange('GET', '/api/v1/customers?page=3', 200, page(3, {}, 37)),
+  ];
+
+  it('every invariant holds on conformant answers', () => {
+    const verdicts = judgeInvariants(
+      clean.map((exchange) => ({ checkId: 'CHK-1', exchange })),
+      bases,
+    );
+    const failed = verdicts.filter((v) => v.status === 'failed');
+    expect(failed.map((v) => `${v.id}: ${v.reason}`)).toEqual([]);
+    expect(verdicts.find((v) => v.id === 'INV-ERROR-STATUS-CODE')?.status).toBe('passed');
+    expect(verdicts.find((v) => v.id === 'INV-PAGE-NEXT')?.judged).toBe(3);
+  });
+
+  it('status_code is judged on every error, a SESSION_EXPIRED one too, naming the check and exchange', () => {
+    const broken = exchange(
+      'GET',
+      '/api/v1/user/me',
+      401,
+      error(400, '/api/v1/user/me', { code: 'SESSION_EXPIRED' }),
+    );
+    const v = verdictOf('INV-ERROR-STATUS-CODE', [...clean, broken]);
+    expect(v?.status).toBe('failed');
+    expect(v?.reason).toBe('status_code is 400, HTTP 401: GET /api/v1/user/me -> 401, sent by CHK-1');
+    expect(v?.breaches[0]?.exchange).toBe(broken);
+  });
+
+  it.each([
+    ['INV-ERROR-MESSAGE', error(429, '/api/v1/customers', { message: undefined })],
+    ['INV-ERROR-FIELDS', error(429, '/api/v1/customers', { handled: 'yes' })],
+    ['INV-ERROR-TIMESTAMP', error(429, '/api/v1/customers', { timestamp: '01/01/2026 10:00' })],
+    ['INV-ERROR-PATH', error(429, '/api/v1/user/me')],
+    ['INV-ERROR-ERRORS', error(429, '/api/v1/customers', { errors: undefined })],
+  ])('%s breaks on an error body that breaks its rule', (id, body) => {
+    expect(verdictOf(id, [exchange('GET', '/api/v1/customers', 429, body)])?.status).toBe('failed');
+  });
+
+  it('an error that is not JSON breaks ERR-07; a pet error is not governed', () => {
+    const text = exchange('GET', '/api/v1/customers', 503, 'down', {
+      responseHeaders: { 'content-type': 'text/plain' },
+    });
+    expect(verdictOf('INV-ERROR-JSON', [text])?.status).toBe('failed');
+    const pet = exchange('GET', '/petstore/v1/pets/x', 400, 'bad', {
+      responseHeaders: { 'content-type': 'text/plain' },
+    });
+    expect(verdictOf('INV-ERROR-JSON', [pet])?.status).toBe('skipped');
+    expect(verdictOf('INV-ERROR-MESSAGE', [pet])?.judged).toBe(0);
+  });
+
+  it.each([
+    ['INV-PAGE-INTEGERS', page(2, { total_items: '137' as unknown as number })],
+    ['INV-PAGE-SHOWING', page(2, { showing_items: 51 })],
+    ['INV-PAGE-TOTAL-ITEMS', page(2, { total_items: 20 })],
+    ['INV-PAGE-TOTAL-PAGES', page(2, { total_pages: 4 })],
+    ['INV-PAGE-CURRENT', page(2, { current_page: 1 })],
+    ['INV-PAGE-PREVIOUS', page(2, { previous_page: 2 })],
+    ['INV-PAGE-NEXT', page(2, { next_page: 2 })],
+  ])('%s breaks on a page that breaks its rule', (id, body) => {
+    expect(verdictOf(id, [exchange('GET', '/api/v1/customers?page=2', 200, body)])?.status).toBe('failed');
+  });
+
+  it('a page the request did not state exactly is not compared with current_page', () => {
+    const odd = exchange('GET', '/api/v1/customers?page=02', 200, page(2));
+    expect(verdictOf('INV-PAGE-CURRENT', [odd])?.judged).toBe(0);
+    const wrapped = exchange('GET', `/api/v1/customers?page=${2 ** 32 + 1}`, 200, page(1));
+    expect(verdictOf('INV-PAGE-CURRENT', [wrapped])?.status).toBe('failed');
+  });
+
+  it("a 2xx is judged against its operation's schema", () => {
+    const array = exchange('GET', '/api/v1/user/me', 200, [{ id: 'u' }]);
+    expect(verdictOf('INV-2XX-SCHEMA', [array])?.status).toBe('failed');
+    const pets = exchange('GET', '/petstore/v1/pets', 200, [{ id: 1, name: 'a', status: 'sold' }]);
+    expect(verdictOf('INV-2XX-SCHEMA', [pets])?.status).toBe('passed');
+  });
+
+  it('an exchange attached to several checks is judged once', () => {
+    const shared = exchange('GET', '/api/v1/customers?page=2', 200, page(2, { next_page: 9 }));
+    const verdict = judgeInvariants(
+      [
+        { checkId: 'A', exchange: shared },
+        { checkId: 'B', exchange: { ...shared } },
+      ],
+      bases,
+    ).find((v) => v.id === 'INV-PAGE-NEXT');
+    expect(verdict?.judged).toBe(1);
+  });
+
+  it('as check records: a failure holds the breaking exchange; what the run never touched is left out', () => {
+    const broken = exchange('GET', '/api/v1/customers?page=2', 200, page(2, { previous_page: 0 }));
+    const results = invariantResults(
+      [{ id: 'PAG-X', rules: ['PAG-03'], area: 'customers-pagination', exchanges: [broken] }],
+      bases,
+      false,
+    );
+    const previous = results.find((r) => r.id === 'INV-PAGE-PREVIOUS');
+    expect(previous).toMatchObject({
+      status: 'failed',
+      rules: ['PAG-07'],
+      failedExchange: 0,
+      exchanges: [broken],
+    });
+    expect(results.find((r) => r.id === 'INV-ERROR-MESSAGE')).toBeUndefined();
+    const soft = invariantResults(
+      [
+        {
+          id: 'E',
+          rules: ['ERR-01'],
+          area: 'errors',
+          exchanges: [exchange('GET', '/api/v1/x', 404, error(404, '/api/v1/x', { errors: undefined }))],
+        },
+      ],
+      bases,
+      false,
+    ).find((r) => r.id === 'INV-ERROR-ERRORS');
+    expect(soft).toMatchObject({ status: 'failed', level: 'SHOULD', nonStrict: true });
+  });
+});
+
+describe('secrets in answers, judged before redaction', () => {
+  const named = [
+    { name: 'CLIENT_SECRET', value: 'client-secret-123456' },
+    { name: 'API_KEY_SECRET', value: 'key-secret-abcdef' },
+  ];
+  const raw = (url: string, body: string, method = 'GET'): RecordedExchange => ({
+    method,
+    url,
+    requestHeaders: {},
+    status: 200,
+    responseHeaders: { 'content-type': 'application/json' },
+    responseBody: body,
+    startedAt: '2026-01-01T00:00:00Z',
+    durationMs: 1,
+  });
+
+  it('names the variable of an echoed secret, never its value, and redacts it as before', () => {
+    const recorder = createRecorder(named.map((n) => n.value));
+    for (const n of named) recorder.learn(n.value, n.name);
+    recorder.record(
+      raw('http://h/api/v1/auth/token', '{"access_token":"t","echo":"client-secret-123456"}', 'POST'),
+    );
+    const [kept] = recorder.exchanges();
+    expect(kept?.leaked).toEqual(['CLIENT_SECRET']);
+    expect(JSON.stringify(kept)).not.toContain('client-secret-123456');
+    const v = verdictOf('INV-NO-SECRETS', [
+      { ...(kept as RecordedExchange), url: 'http://127.0.0.1:4010/api/v1/auth/token' },
+    ]);
+    expect(v?.reason).toContain('carries CLIENT_SECRET');
+  });
+
+  it('a token outside the token answer is a leak; the token answer itself is not', () => {
+    const recorder = createRecorder([]);
+    for (const n of named) recorder.learn(n.value, n.name);
+    recorder.record(raw('http://h/api/v1/auth/token', '{"access_token":"tok-0123456789"}', 'POST'));
+    recorder.learn('tok-0123456789', 'ACCESS_TOKEN');
+    recorder.record(raw('http://h/api/v1/user/me', '{"id":"u","seen":"tok-0123456789"}'));
+    recorder.record(raw('http://h/api/v1/user/me', '{"id":"u","refresh_token":"other"}'));
+    recorder.record(raw('http://h/api/v1/user/me', '{"id":"u"}'));
+    expect(recorder.exchanges().map((e) => e.leaked)).toEqual([
+      undefined,
+      ['an access token the run obtained'],
+      ['a token field (refresh_token)'],
+      undefined,
+    ]);
+  });
+});
