@@ -1,15 +1,19 @@
-// The API key scheme: accepted where a route allows it, refused when wrong, and refused from the
-// wrong address when pinned.
-import { expectRefusal, expectStatus, is2xx } from '../src/checks/assertions.ts';
+// The API key scheme: accepted where a route allows it, refused when wrong (far off or a near miss),
+// and refused from the wrong address when pinned, whatever address the request claims.
+import { ensure, expectRefusal, expectStatus, is2xx } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { acceptedNearMisses, addressClaims, nearMisses } from '../src/checks/near-miss.ts';
 import { requestFor } from '../src/checks/operation-requests.ts';
 import { operations } from '../src/contract/index.ts';
 
 const apiKeyOperations = operations().filter((op) => op.security.includes('apiKey'));
 
-function keyHeaders(id: string, secret: string) {
-  return { headers: { 'x-api-key-id': id, 'x-api-key-secret': secret } };
+function keyHeaders(id: string, secret: string, extra: Record<string, string> = {}) {
+  return { headers: { 'x-api-key-id': id, 'x-api-key-secret': secret, ...extra } };
 }
+
+// TEST-NET-2 (RFC 5737): never the address of the machine that runs the suite.
+const PINNED_ELSEWHERE = '198.51.100.23';
 
 area('api-key', () => {
   for (const op of apiKeyOperations) {
@@ -50,6 +54,73 @@ area('api-key', () => {
           await t.client.request(requestFor(op, t.config, auth)),
           `${route} with an unknown key id`,
         );
+      },
+    );
+
+    check(
+      {
+        id: `KEY-NEAR-MISS-${op.operationId}`,
+        title: `${route} refuses near misses of the key secret, and one key's id with another's secret`,
+        rules: ['KEY-02'],
+      },
+      async (t) => {
+        const { apiKeyId, apiKeySecret } = t.config.credentials;
+        const misses = nearMisses(apiKeySecret).map((m) => ({ ...m, id: apiKeyId }));
+        // Another key: the pinned one when configured, else a fresh one from the control API.
+        const control = t.config.credentials.pinnedApiKey ? undefined : t.config.controlUrl;
+        const other =
+          t.config.credentials.pinnedApiKey ??
+          (control ? await t.needControl('a second key').createApiKey() : undefined);
+        if (other) {
+          misses.push({ what: "the key id with another key's secret", id: apiKeyId, value: other.secret });
+        }
+        const answers = await Promise.all(
+          misses.map(async (m) => {
+            const res = await t.client.request(requestFor(op, t.config, keyHeaders(m.id, m.value)));
+            return { what: m.what, status: res.status, res };
+          }),
+        );
+        const accepted = acceptedNearMisses(answers);
+        ensure(
+          accepted === '',
+          `${route} accepted near misses of API_KEY_SECRET: ${accepted}`,
+          answers.find((a) => a.status < 400 || a.status > 499)?.res,
+        );
+        for (const a of answers) expectRefusal(a.res, `${route} with ${a.what}`);
+      },
+    );
+
+    check(
+      {
+        id: `KEY-PINNED-CLAIMS-${op.operationId}`,
+        title: `${route} refuses a pinned key whatever address the request's headers claim`,
+        rules: ['KEY-03'],
+      },
+      async (t) => {
+        const control = t.needControl(
+          'the suite must pin a key to an address it knows, to claim that address',
+        );
+        const key = await control.createApiKey(undefined, PINNED_ELSEWHERE);
+        const send = (extra: Record<string, string>) =>
+          t.client.request(requestFor(op, t.config, keyHeaders(key.id, key.secret, extra)));
+        const claims = addressClaims(PINNED_ELSEWHERE);
+        const all = await send(claims);
+        if (all.status < 400 || all.status > 499) {
+          // Name the header(s) the target believed.
+          const one = await Promise.all(
+            Object.entries(claims).map(async ([name, value]) => ({
+              what: name,
+              status: (await send({ [name]: value })).status,
+            })),
+          );
+          const believed = acceptedNearMisses(one);
+          ensure(
+            false,
+            `${route} accepted a key pinned to ${PINNED_ELSEWHERE} from elsewhere when the request claimed that address${believed ? ` in ${believed}` : ' (with every claiming header at once)'}`,
+            all,
+          );
+        }
+        expectRefusal(all, `${route} with a key pinned elsewhere and headers claiming its address`);
       },
     );
 

@@ -1,7 +1,15 @@
 // POST /v1/auth/token: tokens for the right credentials, refusals for the wrong ones.
 import { expect } from 'vitest';
-import { expectJsonBody, expectRefusal, expectStatus, expectValid, is2xx } from '../src/checks/assertions.ts';
+import {
+  ensure,
+  expectJsonBody,
+  expectRefusal,
+  expectStatus,
+  expectValid,
+  is2xx,
+} from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { acceptedNearMisses, nearMisses } from '../src/checks/near-miss.ts';
 import type { ApiClient } from '../src/client/index.ts';
 import { type TokenResponse, type Unchecked, validateResponse } from '../src/contract/index.ts';
 
@@ -74,4 +82,29 @@ area('auth-token', () => {
       },
     );
   }
+
+  check(
+    {
+      id: 'TOK-NEAR-MISS',
+      title: 'near misses of the client secret are refused with a 4xx and the error body',
+      rules: ['TOK-03'],
+    },
+    async (t) => {
+      const { clientId, clientSecret } = t.config.credentials;
+      const answers = await Promise.all(
+        nearMisses(clientSecret).map(async (m) => {
+          const res = await requestToken(t.client, { client_id: clientId, client_secret: m.value });
+          return { what: m.what, status: res.status, res };
+        }),
+      );
+      const accepted = acceptedNearMisses(answers);
+      ensure(
+        accepted === '',
+        `POST /v1/auth/token accepted near misses of CLIENT_SECRET: ${accepted}`,
+        answers.find((a) => a.status < 400 || a.status > 499)?.res,
+      );
+      for (const a of answers)
+        expectRefusal(a.res, `POST /v1/auth/token with ${a.what} of the client secret`);
+    },
+  );
 });

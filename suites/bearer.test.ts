@@ -1,8 +1,9 @@
 // The bearer scheme and the refusals every protected route owes: no credentials, a token the
 // service never issued, and the scheme the route does not accept. Derived from the OpenAPI
 // documents, so a new protected route is covered without new test code.
-import { expectRefusal, expectStatus } from '../src/checks/assertions.ts';
+import { ensure, expectRefusal, expectStatus } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { acceptedNearMisses, nearMisses } from '../src/checks/near-miss.ts';
 import { isProtected, refusedSchemes, requestFor } from '../src/checks/operation-requests.ts';
 import { operations } from '../src/contract/index.ts';
 
@@ -33,6 +34,33 @@ area('bearer', () => {
             await t.client.request(requestFor(op, t.config, FOREIGN_TOKEN)),
             `${route} with a foreign token`,
           );
+        },
+      );
+    }
+
+    if (op.security.includes('bearer')) {
+      check(
+        {
+          id: `BEA-NEAR-MISS-${op.operationId}`,
+          title: `${route} refuses near misses of an issued token`,
+          rules: ['BEA-04'],
+        },
+        async (t) => {
+          const token = await t.client.tokens.getToken();
+          const answers = await Promise.all(
+            nearMisses(token).map(async (m) => {
+              const auth = { headers: { authorization: `Bearer ${m.value}` } };
+              const res = await t.client.request(requestFor(op, t.config, auth));
+              return { what: m.what, status: res.status, res };
+            }),
+          );
+          const accepted = acceptedNearMisses(answers);
+          ensure(
+            accepted === '',
+            `${route} accepted near misses of an issued token: ${accepted}`,
+            answers.find((a) => a.status < 400 || a.status > 499)?.res,
+          );
+          for (const a of answers) expectRefusal(a.res, `${route} with ${a.what} of an issued token`);
         },
       );
     }

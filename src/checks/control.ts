@@ -7,7 +7,11 @@ export interface ControlClient {
   advanceClock(seconds: number): Promise<void>;
   setFeature(name: string, enabled: boolean): Promise<void>;
   expireSessions(accessToken?: string): Promise<void>;
-  createApiKey(rateLimit?: { limit: number; windowSeconds: number }): Promise<{ id: string; secret: string }>;
+  /** A fresh key, optionally with its own limit, optionally pinned to an address. */
+  createApiKey(
+    rateLimit?: { limit: number; windowSeconds: number },
+    pinnedAddress?: string,
+  ): Promise<{ id: string; secret: string }>;
   requestCounts(): Promise<{ total: number; byRoute: Record<string, number>; tokenRequests: number }>;
 }
 
@@ -42,7 +46,11 @@ export function createControlClient(controlUrl: string, timeoutMs = 5_000): Cont
     setFeature: (name, enabled) => call('PUT', `features/${encodeURIComponent(name)}`, { enabled }),
     expireSessions: (accessToken) =>
       call('POST', 'sessions/expire', accessToken === undefined ? {} : { access_token: accessToken }),
-    createApiKey: (rateLimit) => call('POST', 'api-keys', rateLimit === undefined ? {} : { rateLimit }),
+    createApiKey: (rateLimit, pinnedAddress) =>
+      call('POST', 'api-keys', {
+        ...(rateLimit === undefined ? {} : { rateLimit }),
+        ...(pinnedAddress === undefined ? {} : { pinnedAddress }),
+      }),
     requestCounts: () => call('GET', 'requests'),
   };
 }
