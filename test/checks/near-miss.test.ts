@@ -7,7 +7,7 @@ const SECRET = 'local-api-key-secret-do-not-use-elsewhere';
 
 describe('near misses of a secret', () => {
   const misses = nearMisses(SECRET);
-  const valueOf = (what: string) => misses.find((m) => m.what.startsWith(what))?.value ?? '';
+  const missNamed = (what: string) => misses.find((m) => m.what.startsWith(what))?.value ?? '';
 
   it('are all different from the secret and from each other', () => {
     const values = misses.map((m) => m.value);
@@ -17,14 +17,14 @@ describe('near misses of a secret', () => {
   });
 
   it('each is the near miss it names', () => {
-    expect(valueOf('all but the last').slice(0, -1)).toBe(SECRET.slice(0, -1));
-    expect(valueOf('all but the last').at(-1)).not.toBe(SECRET.at(-1));
-    expect(valueOf('all but the first').slice(1)).toBe(SECRET.slice(1));
-    expect(SECRET.startsWith(valueOf('a long prefix'))).toBe(true);
-    expect(valueOf('a long prefix').length).toBeGreaterThanOrEqual(SECRET.length * 0.75);
-    expect(valueOf('the same letters').toLowerCase()).toBe(SECRET.toLowerCase());
-    expect(valueOf('the secret plus')).toHaveLength(SECRET.length + 1);
-    expect(valueOf('the secret minus')).toBe(SECRET.slice(0, -1));
+    expect(missNamed('all but the last').slice(0, -1)).toBe(SECRET.slice(0, -1));
+    expect(missNamed('all but the last').at(-1)).not.toBe(SECRET.at(-1));
+    expect(missNamed('all but the first').slice(1)).toBe(SECRET.slice(1));
+    expect(SECRET.startsWith(missNamed('a long prefix'))).toBe(true);
+    expect(missNamed('a long prefix').length).toBeGreaterThanOrEqual(SECRET.length * 0.75);
+    expect(missNamed('the same letters').toLowerCase()).toBe(SECRET.toLowerCase());
+    expect(missNamed('the secret plus')).toHaveLength(SECRET.length + 1);
+    expect(missNamed('the secret minus')).toBe(SECRET.slice(0, -1));
   });
 
   it('a secret without letters has no other-case near miss', () => {
