@@ -33,7 +33,24 @@ interface Page {
   data: unknown[];
 }
 
-function getPage(client: ApiClient, page?: number): Promise<ApiResponse> {
+// Where a server that reads the page into a fixed-size integer wraps round or loses precision.
+const INTEGER_BOUNDARIES = [
+  2n ** 31n - 1n,
+  2n ** 31n,
+  2n ** 31n + 1n,
+  2n ** 32n - 1n,
+  2n ** 32n,
+  2n ** 32n + 1n,
+  2n ** 53n - 1n,
+  2n ** 53n,
+  2n ** 53n + 1n,
+  2n ** 63n - 1n,
+  2n ** 63n,
+  2n ** 64n + 1n,
+  10n ** 19n + 1n, // 20 digits
+].map(String);
+
+function getPage(client: ApiClient, page?: number | string): Promise<ApiResponse> {
   return client.request({
     service: 'main',
     method: 'GET',
@@ -240,6 +257,58 @@ area('customers-pagination', () => {
       expect(mentionsNumber(message, maxPage), `message "${message}" names the maximum page ${maxPage}`).toBe(
         true,
       );
+    },
+  );
+
+  check(
+    {
+      id: 'PAG-BEYOND-MESSAGE-EVERY-PAGE',
+      title: 'every 422 for a page beyond the end states the same maximum page, however far the page',
+      rules: ['PAG-10'],
+    },
+    async (t) => {
+      const { maxPage } = await beyond(t);
+      const pages = [maxPage + 2, maxPage + 10, ...INTEGER_BOUNDARIES].filter(
+        (p) => BigInt(p) > BigInt(maxPage) + 1n,
+      );
+      for (const page of pages) {
+        const res = await getPage(t.client, page);
+        // Another 4xx for a number too large to read is allowed (PAG-BOUNDARIES); a 422 states the maximum.
+        if (res.status !== 422) continue;
+        const message = String(expectErrorBody(res, `GET /v1/customers?page=${page}`).message);
+        ensure(
+          mentionsNumber(message, maxPage),
+          `GET /v1/customers?page=${page}: the 422 message "${message}" does not state the maximum page ${maxPage}`,
+          res,
+        );
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'PAG-BOUNDARIES',
+      title:
+        'pages at integer boundaries (2^31, 2^32, 2^53, 2^63, 20 digits) get the beyond-last answer or a 4xx',
+      rules: ['PAG-09'],
+    },
+    async (t) => {
+      const { maxPage } = await beyond(t);
+      const pages = INTEGER_BOUNDARIES.filter((p) => BigInt(p) > BigInt(maxPage));
+      const answers = await mapConcurrent(pages, POLITE_CONCURRENCY, async (page) => ({
+        page,
+        res: await getPage(t.client, page),
+      }));
+      for (const { page, res } of answers) {
+        const current = (res.body as { pagination?: { current_page?: unknown } } | undefined)?.pagination
+          ?.current_page;
+        ensure(
+          res.status >= 400 && res.status < 500,
+          `GET /v1/customers?page=${page} (beyond the last page ${maxPage}) must get the 422 or another 4xx, got ${res.status}${current !== undefined ? ` with page ${JSON.stringify(current)}` : ''}`,
+          res,
+        );
+        expectErrorBody(res, `GET /v1/customers?page=${page}`);
+      }
     },
   );
 
