@@ -9,6 +9,14 @@ import { operations } from '../src/contract/index.ts';
 
 const protectedOperations = operations().filter(isProtected);
 const FOREIGN_TOKEN = { headers: { authorization: 'Bearer not-a-token-issued-by-the-service' } };
+// Authorization headers that carry no token the service could have issued.
+const MALFORMED: { what: string; authorization: string }[] = [
+  { what: 'the scheme without a token', authorization: 'Bearer' },
+  { what: 'the scheme and a blank', authorization: 'Bearer   ' },
+  { what: 'a token of symbols', authorization: 'Bearer ***' },
+  { what: 'a JWT-shaped token', authorization: 'Bearer eyJhbGciOiJub25lIn0.e30.' },
+  { what: 'a 4 KiB token', authorization: `Bearer ${'x'.repeat(4096)}` },
+];
 
 area('bearer', () => {
   for (const op of protectedOperations) {
@@ -39,6 +47,20 @@ area('bearer', () => {
     }
 
     if (op.security.includes('bearer')) {
+      check(
+        {
+          id: `BEA-MALFORMED-${op.operationId}`,
+          title: `${route} refuses malformed bearer tokens`,
+          rules: ['BEA-04'],
+        },
+        async (t) => {
+          for (const m of MALFORMED) {
+            const auth = { headers: { authorization: m.authorization } };
+            expectRefusal(await t.client.request(requestFor(op, t.config, auth)), `${route} with ${m.what}`);
+          }
+        },
+      );
+
       check(
         {
           id: `BEA-NEAR-MISS-${op.operationId}`,

@@ -5,14 +5,17 @@
 import { expect } from 'vitest';
 import { errorCode, expectErrorBody, expectStatus } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { requestFor } from '../src/checks/operation-requests.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
 import type { ApiRequest } from '../src/client/index.ts';
-import type { TokenResponse } from '../src/contract/index.ts';
+import { operations, type TokenResponse } from '../src/contract/index.ts';
 
 // Waiting out a token lifetime is worth it only when the lifetime is short.
 const LONGEST_REAL_WAIT_SECONDS = 120;
 const CONCURRENT_REQUESTS = 10;
 const ME: ApiRequest = { service: 'main', method: 'GET', path: 'v1/user/me', auth: 'bearer' };
+// Every route that takes a bearer token owes SESSION_EXPIRED and renewal, not only /v1/user/me.
+const bearerOperations = operations().filter((op) => op.security.includes('bearer'));
 
 const expired = shared(async (client, config, control) => {
   if (config.expiredAccessToken) return { token: config.expiredAccessToken };
@@ -104,4 +107,43 @@ area('token-renewal', () => {
       expect(t.client.tokens.tokenRequests, 'token requests for the whole group').toBe(1);
     },
   );
+
+  for (const op of bearerOperations) {
+    const route = `${op.method.toUpperCase()} ${op.path}`;
+
+    check(
+      {
+        id: `REN-EXPIRED-${op.operationId}`,
+        title: `${route} answers an expired token with SESSION_EXPIRED`,
+        rules: ['REN-01'],
+        timeoutMs: (LONGEST_REAL_WAIT_SECONDS + 30) * 1000,
+      },
+      async (t) => {
+        const result = available(t, await expired(t));
+        const auth = { headers: { authorization: `Bearer ${result.token}` } };
+        const res = await t.client.request(requestFor(op, t.config, auth));
+        expectErrorBody(res, `${route} with an expired token`);
+        expect(
+          errorCode(res),
+          `code of the answer of ${route} to an expired token (HTTP ${res.status})`,
+        ).toBe('SESSION_EXPIRED');
+      },
+    );
+
+    check(
+      {
+        id: `REN-RENEW-${op.operationId}`,
+        title: `${route}: after SESSION_EXPIRED a new token is accepted and the repeated request succeeds`,
+        rules: ['REN-02'],
+        timeoutMs: (LONGEST_REAL_WAIT_SECONDS + 30) * 1000,
+      },
+      async (t) => {
+        const result = available(t, await expired(t));
+        t.client.tokens.useToken(result.token);
+        const res = await t.client.request({ ...requestFor(op, t.config, 'bearer'), renew: true });
+        expectStatus(res, 200, `${route}, renewed once after SESSION_EXPIRED`);
+        expect(t.client.tokens.tokenRequests, 'token requests for one renewal').toBe(1);
+      },
+    );
+  }
 });
