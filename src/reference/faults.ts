@@ -124,6 +124,12 @@ const TABLE = [
     RESHAPES.totalItemsOffByOne,
   ),
   fault(
+    'total-items-left-after-page',
+    'PAG-04',
+    'total_items counts the items not yet shown (total - current_page * showing_items, at least 0): the last page shows more than total_items',
+    RESHAPES.totalItemsLeftAfterPage,
+  ),
+  fault(
     'pages-overlap',
     'PAG-04',
     "each page after the first repeats the previous page's last item and drops its own last",

@@ -152,6 +152,12 @@ export const RESHAPES = {
   }),
   showingItemsOffByOne: offBy('showing_items', 1),
   totalItemsOffByOne: offBy('total_items', 1),
+  totalItemsLeftAfterPage: customersEnvelope((envelope, original) => {
+    const left =
+      correct(original, 'total_items') -
+      correct(original, 'current_page') * correct(original, 'showing_items');
+    put(paginationOf(envelope), 'total_items', Math.max(0, left));
+  }),
   totalPagesOffByOne: offBy('total_pages', 1),
   currentPageZeroBased: offBy('current_page', -1),
   previousPageZeroOnFirst: customersEnvelope((envelope, original) => {

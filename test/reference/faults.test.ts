@@ -106,6 +106,7 @@ const PROBES: Record<string, Probe> = {
     return p.pagination.showing_items === p.data.length;
   },
   'total-items-off-by-one': async (s) => (await page(s, 1)).pagination.total_items === 137,
+  'total-items-left-after-page': async (s) => (await page(s, 3)).pagination.total_items === 137,
   'pages-overlap': async (s) => {
     const ids = [1, 2, 3].map(async (n) => (await page(s, n)).data.map((c) => c.id));
     return new Set((await Promise.all(ids)).flat()).size === 137;
