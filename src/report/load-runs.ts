@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type {
   ConformanceBeside,
@@ -81,21 +82,29 @@ function isLoadReport(value: unknown): value is LoadReport {
   );
 }
 
-/** The load runs of `dir` against `target`, the latest first. */
-export function loadRunsBeside(dir: string, target: RunTarget): LoadRunEntry[] {
+/** The JSON reports of the load runs in `dir` against `target`. */
+function loadReportsBeside(dir: string, target: RunTarget): LoadReport[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  const runs: LoadRunEntry[] = [];
+  const reports: LoadReport[] = [];
   for (const name of names) {
     if (!/^k6-[\w.-]+\.json$/.test(name)) continue;
     const report = readJson(join(dir, name));
     if (!isLoadReport(report) || !sameTarget(target, report.target)) continue;
+    if (basename(reportPaths(dir, report.script).json) === name) reports.push(report);
+  }
+  return reports;
+}
+
+/** The load runs of `dir` against `target`, the latest first. */
+export function loadRunsBeside(dir: string, target: RunTarget): LoadRunEntry[] {
+  const runs: LoadRunEntry[] = [];
+  for (const report of loadReportsBeside(dir, target)) {
     const paths = reportPaths(dir, report.script);
-    if (basename(paths.json) !== name) continue;
     runs.push({
       script: report.script,
       verdict: report.verdict,
@@ -148,7 +157,25 @@ export async function refreshConformancePage(
   if (existsSync(join(dir, LOCK_FILE))) return false;
   const results = readConformanceResults(dir);
   if (!results || !sameTarget(results.target, target)) return false;
+  // Redacted as values before rendering, as the conformance run does (write-reports.ts).
   const runs = filter.deep(loadRunsBeside(dir, results.target));
-  await writeFileAtomic(join(dir, CONFORMANCE_FILES.html), filter.text(renderHtml(results, runs)));
+  await writeFileAtomic(join(dir, CONFORMANCE_FILES.html), renderHtml(filter.deep(results), runs));
   return true;
+}
+
+/**
+ * After a conformance run: the summaries of the load runs of its target in the same folder name it
+ * (JSON and Markdown written again), so a load run names the conformance run beside it whichever
+ * came first.
+ */
+export async function nameConformanceRun(dir: string, results: ConformanceResults): Promise<void> {
+  const beside = conformanceBeside(results, results.target);
+  if (!beside) return;
+  for (const report of loadReportsBeside(dir, results.target)) {
+    if (JSON.stringify(report.conformance) === JSON.stringify(beside)) continue;
+    const named: LoadReport = { ...report, conformance: beside };
+    const paths = reportPaths(dir, report.script);
+    await writeFileAtomic(paths.json, `${JSON.stringify(named, null, 2)}\n`);
+    await writeFileAtomic(paths.markdown, renderMarkdown(named));
+  }
 }

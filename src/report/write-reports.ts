@@ -6,10 +6,11 @@ import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jsonText } from '../../load/lib/shared/safe-text.ts';
 import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { firstLine } from '../client/errors.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { diffRuns, notComparable, readPrevious } from './history.ts';
 import { renderHtml } from './html.ts';
-import { loadRunsBeside } from './load-runs.ts';
+import { loadRunsBeside, nameConformanceRun } from './load-runs.ts';
 import { makeFolder } from './reports-dir-check.ts';
 import { renderSummary } from './summary-md.ts';
 import type { ConformanceResults } from './types.ts';
@@ -62,5 +63,9 @@ export async function writeReports(
   const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target));
   await writeFileAtomic(join(dir, REPORT_FILES.html), renderHtml(results, loadRuns));
   await writeFileAtomic(join(dir, REPORT_FILES.results), `${jsonText(results, 2)}\n`);
+  // The load runs beside it name it in their summaries (one page per release, docs/load.md).
+  await nameConformanceRun(dir, results).catch((error: unknown) =>
+    note(`the load runs' summaries in ${dir} do not name this run: ${firstLine(error)}`),
+  );
   return results;
 }

@@ -157,6 +157,24 @@ describe('load runs beside a conformance run', () => {
     );
   });
 
+  it('a conformance run after the load runs is named in their summaries (its target only)', async () => {
+    const dir = folder();
+    const other = { name: 'staging', apiBaseUrl: 'https://other.example.test/api/' };
+    put(dir, loadReport('release'));
+    put(dir, loadReport('rate-limit', { target: other }));
+    writeFileSync(join(dir, 'k6-release.md'), 'k6 wrote this');
+    writeFileSync(join(dir, 'k6-rate-limit.md'), 'k6 wrote this');
+    await writeReports(dir, fixtureResults(), createSecretFilter(SECRET_LIST));
+    const release = await readFile(join(dir, 'k6-release.md'), 'utf8');
+    expect(release).toMatch(/^# k6 release: passed/);
+    expect(release).toContain(
+      'Beside the conformance run of 2026-01-05T10:00:00.000Z against the same target',
+    );
+    const json = JSON.parse(await readFile(join(dir, 'k6-release.json'), 'utf8')) as LoadReport;
+    expect(json.conformance).toMatchObject({ startedAt: '2026-01-05T10:00:00.000Z', exitCode: 1 });
+    expect(await readFile(join(dir, 'k6-rate-limit.md'), 'utf8')).toBe('k6 wrote this');
+  });
+
   it("a load run's summary names the conformance run beside it, and links its dashboard report", async () => {
     const dir = folder();
     await writeReports(dir, fixtureResults(), createSecretFilter(SECRET_LIST));
