@@ -207,7 +207,7 @@ function fakeProgramsPath(): string {
 function shellProblem(command: string): string | undefined {
   const parsed = spawnSync('/bin/bash', ['-n', '-c', command], { encoding: 'utf8' });
   if (parsed.status !== 0) return `bash -n: ${parsed.stderr.trim()}`;
-  const run = spawnSync('/bin/bash', ['-c', command], {
+  const run = spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', command], {
     encoding: 'utf8',
     env: { PATH: fakeProgramsPath(), HOME: tmpdir() },
     timeout: 10_000,
