@@ -45,6 +45,8 @@ export default defineConfig({
       './src/report/tree-reporter.ts',
       './src/runner/closing-line-reporter.ts',
       './src/report/vitest-reporter.ts',
+      // The self-tests as JUnit beside the checks' (reports/self-tests.junit.xml), for CI's view.
+      './src/report/self-tests-junit.ts',
     ],
     passWithNoTests: true,
     // Transformed modules kept on disk between runs (keyed by file content, in node_modules, so a
