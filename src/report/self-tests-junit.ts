@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { type JunitCase, type JunitSuite, renderJunitXml } from '../../load/lib/shared/junit.ts';
+import { firstLine } from '../client/errors.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { outcomeOf, SELF_PROJECT } from './outcome.ts';
 import { reportsDir } from './reports-dir.ts';
@@ -32,7 +33,7 @@ function caseOf(test: TestCase, file: string): JunitCase | undefined {
     const body = errors.map((e) => plain(e.stack ?? e.message ?? 'failed')).join('\n\n');
     return {
       ...base,
-      failure: { message: plain(outcome.reason).split('\n')[0] ?? 'failed', type: 'AssertionError', body },
+      failure: { message: firstLine(plain(outcome.reason)), type: 'AssertionError', body },
     };
   }
   return { ...base, skipped: plain(outcome.reason) };

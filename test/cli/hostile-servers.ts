@@ -217,8 +217,9 @@ const HUGE_NAME = 4 * 1024 * 1024;
 export async function startEchoingTarget(kind: EchoKind, secrets: readonly string[]): Promise<EchoingTarget> {
   const token = `tok${randomBytes(12).toString('hex')}`;
   const known = [...secrets, token];
+  // The secrets first: a cut near the start of a body (a reason's 120 characters) splits one of them.
   const words = (heard: string) =>
-    `${ESCAPES} secrets: ${known.join(' ')} heard: ${heard} password=x"y \`id\` $(id)${WORKFLOW_COMMANDS}`;
+    `${known.join(' ')} ${ESCAPES} heard: ${heard} password=x"y \`id\` $(id)${WORKFLOW_COMMANDS}`;
   const huge = kind === 'huge-pet-name' ? `${known.join(' ')}${'n'.repeat(HUGE_NAME)}${known.join(' ')}` : '';
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
