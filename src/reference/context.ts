@@ -18,14 +18,28 @@ export interface RequestContext {
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
-/** The single value of a query parameter; a repeated parameter is a client error. */
+/**
+ * The single value of a query parameter; a repeated parameter is a client error, or (the other
+ * choices the spec leaves open, src/reference/options.ts) its first or last value is read.
+ */
 export function singleParam(ctx: RequestContext, name: string): string | undefined {
   const values = ctx.query.getAll(name);
   if (values.length > 1) {
     if (ctx.state.faults.has('repeated-query-500')) throw simulatedCrash();
+    const choice = ctx.state.options.choices['repeated-query'];
+    if (choice === 'first') return values[0];
+    if (choice === 'last') return values.at(-1);
     throw badRequest(`${name} must be given at most once`);
   }
   return values[0];
+}
+
+/** An integer written otherwise than in digits (1e2, 1.0, -0), as digits when the server reads it. */
+export function readNotation(ctx: RequestContext, raw: string): string {
+  if (ctx.state.options.choices['number-notation'] !== 'read' || /^-?\d+$/.test(raw) || raw.trim() === '')
+    return raw;
+  const value = Number(raw);
+  return Number.isSafeInteger(value) ? String(Math.abs(value) === 0 ? 0 : value) : raw;
 }
 
 /** A user-supplied value quoted in a message: bounded, so a huge parameter cannot bloat an answer. */

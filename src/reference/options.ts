@@ -57,6 +57,27 @@ export const CHOICES = {
     notShown: 'the answer to an empty page or limit (page=, limit=)',
     meaning: 'refused with 400 (`refuse`), or read as if it were not given (`absent`)',
   },
+  'repeated-query': {
+    values: ['refuse', 'first', 'last'],
+    notShown: 'the answer to a repeated query parameter (limit=1&limit=2)',
+    meaning: 'refused with 400 (`refuse`), or its first (`first`) or last (`last`) value read',
+  },
+  'number-notation': {
+    values: ['refuse', 'read'],
+    notShown: 'how an integer page or limit may be written (1e2, 1.0, -0)',
+    meaning: 'anything but digits refused with 400 (`refuse`), or any integer JavaScript reads (`read`)',
+  },
+  'pet-text': {
+    values: ['bounded', 'any'],
+    notShown: 'bounds of a Pet name or tag',
+    meaning:
+      'a blank name, or a name or tag over 200 characters, refused with 400 (`bounded`), or any string stored (`any`)',
+  },
+  'unknown-token-fields': {
+    values: ['ignore', 'refuse'],
+    notShown: 'fields of the token request beyond client_id and client_secret',
+    meaning: 'ignored (`ignore`), or refused with 400 (`refuse`)',
+  },
 } as const;
 
 export type ChoiceName = keyof typeof CHOICES;

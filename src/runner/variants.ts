@@ -11,6 +11,7 @@ import { createVitest, type TestModule } from 'vitest/node';
 import { invariantResults } from '../checks/invariants.ts';
 import { loadSettings, resolveTarget, type TargetConfig } from '../config/index.ts';
 import {
+  CHOICES,
   type ReferenceServerOptions,
   type RunningReferenceServer,
   startReferenceServer,
@@ -45,29 +46,14 @@ export const TOLERANCE_VARIANTS: readonly Variant[] = [
     reference: { customers: 12, sessionExpiredStatus: 403 },
   },
   { name: 'other-choices:no-customers', reference: { customers: 0 } },
-  // The open choices the generated requests touch (the defaults are the clean row's).
-  {
-    name: 'other-choices:any-media-type-read-as-json',
-    reference: { choices: { 'request-media-type': 'any' } },
-  },
-  {
-    name: 'other-choices:unknown-pet-fields-stored',
-    reference: { choices: { 'unknown-pet-fields': 'store' } },
-  },
-  {
-    name: 'other-choices:unknown-pet-fields-refused',
-    reference: { choices: { 'unknown-pet-fields': 'refuse' } },
-  },
-  {
-    name: 'other-choices:limit-clamped-limit-0-empty',
-    reference: { choices: { 'limit-above-100': 'clamp', 'limit-zero': 'empty' } },
-  },
-  { name: 'other-choices:page-below-1-422', reference: { choices: { 'page-below-one': '422' } } },
-  { name: 'other-choices:integer-strings-read', reference: { choices: { 'integer-strings': 'read' } } },
-  {
-    name: 'other-choices:empty-query-value-absent',
-    reference: { choices: { 'empty-query-value': 'absent' } },
-  },
+  // Every other answer of every open choice the generated requests touch (the defaults are the
+  // clean row's): one row each, so none is left out when a choice is added.
+  ...Object.entries(CHOICES).flatMap(([name, choice]) =>
+    choice.values.slice(1).map((value) => ({
+      name: `other-choices:${name}=${value}`,
+      reference: { choices: { [name]: value } },
+    })),
+  ),
 ];
 
 export interface CheckOutcome {

@@ -165,6 +165,68 @@ describe('startReferenceServer options', () => {
     });
   });
 
+  it('repeated-query: refused, or its first or last value read', async () => {
+    const PETS = '/petstore/v1/pets?limit=1&limit=2';
+    await withServer({}, async (s) => expect((await s.call(PETS)).status).toBe(400));
+    await withServer({ choices: { 'repeated-query': 'first' } }, async (s) =>
+      expect((await s.call(PETS)).json).toHaveLength(1),
+    );
+    await withServer({ choices: { 'repeated-query': 'last' } }, async (s) =>
+      expect((await s.call(PETS)).json).toHaveLength(2),
+    );
+  });
+
+  it('number-notation: limit=1e2 and page=1.0 refused, or read as 100 and 1', async () => {
+    await withServer({}, async (s) => {
+      expect((await s.call('/petstore/v1/pets?limit=1e2')).status).toBe(400);
+      expect((await s.withKey('/api/v1/customers?page=1.0')).status).toBe(400);
+    });
+    await withServer({ choices: { 'number-notation': 'read' } }, async (s) => {
+      expect((await s.call('/petstore/v1/pets?limit=1e2')).json).toHaveLength(100);
+      expect(((await s.withKey('/api/v1/customers?page=1.0')).json as Envelope).pagination.current_page).toBe(
+        1,
+      );
+      expect((await s.call('/petstore/v1/pets?limit=1.5')).status).toBe(400);
+    });
+  });
+
+  it('pet-text: a blank or 201-character name refused, or stored', async () => {
+    const long = 'n'.repeat(201);
+    await withServer({}, async (s) => {
+      expect(
+        (await s.call('/petstore/v1/pets', { method: 'POST', body: { id: 9501, name: '' } })).status,
+      ).toBe(400);
+      expect(
+        (await s.call('/petstore/v1/pets', { method: 'POST', body: { id: 9502, name: long } })).status,
+      ).toBe(400);
+    });
+    await withServer({ choices: { 'pet-text': 'any' } }, async (s) => {
+      expect(
+        (await s.call('/petstore/v1/pets', { method: 'POST', body: { id: 9501, name: '' } })).status,
+      ).toBe(201);
+      expect(
+        (await s.call('/petstore/v1/pets', { method: 'POST', body: { id: 9502, name: long } })).status,
+      ).toBe(201);
+      expect((await s.call('/petstore/v1/pets/9502')).json).toEqual({ id: 9502, name: long });
+    });
+  });
+
+  it('unknown-token-fields: ignored, or refused', async () => {
+    const body = (s: { running: { credentials: { clientId: string; clientSecret: string } } }) => ({
+      client_id: s.running.credentials.clientId,
+      client_secret: s.running.credentials.clientSecret,
+      scope: 'all',
+    });
+    await withServer({}, async (s) =>
+      expect((await s.call('/api/v1/auth/token', { method: 'POST', body: body(s) })).status).toBe(200),
+    );
+    await withServer({ choices: { 'unknown-token-fields': 'refuse' } }, async (s) => {
+      const res = await s.call('/api/v1/auth/token', { method: 'POST', body: body(s) });
+      expect(res.status).toBe(400);
+      expect((res.json as { message: string }).message).toMatch(/unknown field "scope"/);
+    });
+  });
+
   it('latencyMs delays every answer by at least that long', async () => {
     // A lower bound only: a timer never fires early, so this cannot flake on a slow machine.
     await withServer({ latencyMs: 60 }, async (s) => {

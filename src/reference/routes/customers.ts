@@ -1,7 +1,7 @@
 // GET /v1/customers: one page of the paged envelope, the 422 beyond the last page, 400 for a page
 // that is not a positive integer. Pages are 1-based; an empty collection still has one (empty) page.
 import { ApiError, badRequest } from '../api-error.ts';
-import { quoted, type RequestContext, singleParam } from '../context.ts';
+import { quoted, type RequestContext, readNotation, singleParam } from '../context.ts';
 import { customers } from '../data.ts';
 import type { Reply } from '../reply.ts';
 
@@ -12,7 +12,8 @@ function requestedPage(ctx: RequestContext): Page {
   const given = singleParam(ctx, 'page');
   // The choices the spec leaves open (src/reference/options.ts): an empty page read as none, and
   // which 4xx refuses a page below 1.
-  const raw = given === '' && choices['empty-query-value'] === 'absent' ? undefined : given;
+  const raw =
+    given === '' && choices['empty-query-value'] === 'absent' ? undefined : given && readNotation(ctx, given);
   const belowOne = (message: string) =>
     choices['page-below-one'] === '422'
       ? new ApiError(422, 'VALIDATION_ERROR', message)

@@ -1,6 +1,6 @@
 // The main service under /api/v1: the token route, customers, the user, feature flags, reports.
 import { ApiError, simulatedCrash } from '../api-error.ts';
-import type { Handler, RequestContext } from '../context.ts';
+import { type Handler, quoted, type RequestContext } from '../context.ts';
 import { DEFAULT_CREDENTIALS, DEFAULT_USER_ID } from '../credentials.ts';
 import { users } from '../data.ts';
 import {
@@ -43,6 +43,10 @@ export const createToken: Handler = async (ctx) => {
     }
     if (faults.has('token-empty-string-500') && (body.client_id === '' || body.client_secret === '')) {
       throw simulatedCrash();
+    }
+    const unknown = Object.keys(body).filter((k) => k !== 'client_id' && k !== 'client_secret');
+    if (unknown.length > 0 && state.options.choices['unknown-token-fields'] === 'refuse') {
+      throw new ApiError(400, 'VALIDATION_ERROR', `unknown field ${quoted(unknown[0] ?? '')}`);
     }
     const loose = faults.has('token-wrong-type-accepted');
     const id = loose && body.client_id !== undefined ? String(body.client_id) : body.client_id;

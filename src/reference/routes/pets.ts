@@ -1,7 +1,7 @@
 // The demo pet interface under /petstore/v1. The spec shows no authentication and no error
 // answers for it: no credentials are asked, and errors use the main service's error body.
 import { ApiError, badRequest, simulatedCrash } from '../api-error.ts';
-import { type Handler, quoted, type RequestContext, singleParam } from '../context.ts';
+import { type Handler, quoted, type RequestContext, readNotation, singleParam } from '../context.ts';
 import { PET_STATUSES, type Pet } from '../data.ts';
 import type { ActiveFaults } from '../faults.ts';
 import { limitAnonymous } from '../guards.ts';
@@ -45,8 +45,9 @@ function listLimit(ctx: RequestContext): number {
   if (faults.has('pets-negative-limit-accepted') && /^-\d+$/.test(raw)) return byDefault;
   // The choices the spec leaves open (src/reference/options.ts): limit=0 refused or answered with
   // no pets, a limit above 100 refused or clamped to 100.
-  if (/^0+$/.test(raw) && choices['limit-zero'] === 'empty') return 0;
-  const limit = positiveInteger('limit', raw);
+  const digits = readNotation(ctx, raw);
+  if (/^0+$/.test(digits) && choices['limit-zero'] === 'empty') return 0;
+  const limit = positiveInteger('limit', digits);
   if (limit > MAX_LIMIT && !faults.has('pets-limit-over-100')) {
     if (choices['limit-above-100'] === 'clamp') return MAX_LIMIT;
     throw badRequest(`limit must be at most ${MAX_LIMIT}, got ${limit}`);
@@ -79,13 +80,20 @@ const unknownFields = (body: Record<string, unknown>) =>
 function problemsOf(
   body: unknown,
   nameRequired: boolean,
-  loose: { anyStatus: boolean; noTag: boolean; unknownRefused: boolean; noId?: boolean },
+  loose: {
+    anyStatus: boolean;
+    noTag: boolean;
+    unknownRefused: boolean;
+    textBounded: boolean;
+    noId?: boolean;
+  },
 ): string[] {
   if (!isObject(body)) return ['the body must be a JSON object (a Pet)'];
   const problems: string[] = [];
   const unknown = loose.unknownRefused ? unknownFields(body) : [];
   if (unknown.length > 0) problems.push(`unknown field ${unknown.map(quoted).join(', ')}`);
   const { id, name, tag, status } = body;
+  const bounded = loose.textBounded;
   if (id === undefined) {
     if (!loose.noId) problems.push('id is required');
   } else if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
@@ -93,11 +101,11 @@ function problemsOf(
   }
   if (name === undefined) {
     if (nameRequired) problems.push('name is required');
-  } else if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH) {
+  } else if (typeof name !== 'string' || (bounded && (name.trim() === '' || name.length > MAX_NAME_LENGTH))) {
     problems.push(`name must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
   }
   if (tag !== undefined && loose.noTag) problems.push('tag is not supported');
-  else if (tag !== undefined && (typeof tag !== 'string' || tag.length > MAX_NAME_LENGTH)) {
+  else if (tag !== undefined && (typeof tag !== 'string' || (bounded && tag.length > MAX_NAME_LENGTH))) {
     problems.push(`tag must be a string of at most ${MAX_NAME_LENGTH} characters`);
   }
   const statusOk = loose.anyStatus
@@ -145,6 +153,7 @@ export const createPet: Handler = async (ctx) => {
     anyStatus: faults.has('pet-status-outside-enum-stored'),
     noTag: faults.has('pet-tag-refused'),
     unknownRefused: choices['unknown-pet-fields'] === 'refuse',
+    textBounded: choices['pet-text'] === 'bounded',
     noId: faults.has('pet-without-id-accepted'),
   });
   if (problems.length > 0) {
