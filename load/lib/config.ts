@@ -10,11 +10,14 @@
 // too: this file only reads k6's environment through them. Pure: vitest tests it in Node.
 import { type EnvMap, envString, LoadConfigError } from './env.ts';
 import {
-  addressProblemWords,
+  demoSecretsForRemote,
   isLoopbackHost,
+  problemWords,
   type Rule,
   readAllowSwitch,
   readBaseUrl,
+  readCredential,
+  readHttpUrl,
   readTarget,
   readTimeout,
   TARGETS,
@@ -23,7 +26,7 @@ import {
 } from './shared/config-rules.ts';
 import { type GuardedTarget, guard } from './shared/guard.ts';
 import { HAND_OVER_VARIABLE, readHandOver } from './shared/hand-over.ts';
-import { secretValuesOf } from './shared/variables.ts';
+import { secretValuesOf, variableNames } from './shared/variables.ts';
 
 export type { TargetName };
 
@@ -68,12 +71,27 @@ function read<T>(name: string, value: string | undefined, rule: Rule<T>): T {
     throw new LoadConfigError(`${name}="${value}" is not valid: expected ${problem.expected}`);
   }
   // An address is never echoed whole: it may carry credentials.
-  throw new LoadConfigError(`${name} is not valid: it ${addressProblemWords(problem)}`);
+  throw new LoadConfigError(`${name} is not valid: it ${problemWords(problem)}`);
 }
 
 function baseUrl(env: EnvMap, name: string, ending: '/api/' | '/v1'): string | undefined {
   const value = envString(env, name);
   return value === undefined ? undefined : read(name, value, readBaseUrl(value, ending));
+}
+
+function httpUrl(env: EnvMap, name: string): string | undefined {
+  const value = envString(env, name);
+  return value === undefined ? undefined : read(name, value, readHttpUrl(value));
+}
+
+const SECRET_NAMES = variableNames((v) => v.secret);
+
+/** A credential (a secret when the table's row says so); never quoted in a message. */
+function credential(env: EnvMap, name: string): string | undefined {
+  const value = envString(env, name);
+  return value === undefined
+    ? undefined
+    : read(name, value, readCredential(value, SECRET_NAMES.includes(name)));
 }
 
 /**
@@ -189,17 +207,23 @@ function fromVariables(env: EnvMap): LoadConfig {
     );
   }
   const petstoreBaseUrl = baseUrl(env, 'PETSTORE_BASE_URL', '/v1');
+  const [demo] = demoSecretsForRemote(target, apiBaseUrl, (name) => envString(env, name));
+  if (demo !== undefined) {
+    throw new LoadConfigError(
+      `${demo} is the embedded reference server's demo value, which no remote target accepts (the demo values are for CONFORMANCE_TARGET=local only)`,
+    );
+  }
   return {
     target,
     apiBaseUrl,
     // RELEASE_PETS=off lists no pets: the address is left out, as the CLI leaves it out of the hand-over.
     petstoreBaseUrl: envString(env, 'RELEASE_PETS') === 'off' ? undefined : petstoreBaseUrl,
-    clientId: envString(env, 'CLIENT_ID'),
-    clientSecret: envString(env, 'CLIENT_SECRET'),
-    apiKeyId: envString(env, 'API_KEY_ID'),
-    apiKeySecret: envString(env, 'API_KEY_SECRET'),
+    clientId: credential(env, 'CLIENT_ID'),
+    clientSecret: credential(env, 'CLIENT_SECRET'),
+    apiKeyId: credential(env, 'API_KEY_ID'),
+    apiKeySecret: credential(env, 'API_KEY_SECRET'),
     allowProductionWrites,
-    controlUrl: envString(env, 'REFERENCE_CONTROL_URL'),
+    controlUrl: httpUrl(env, 'REFERENCE_CONTROL_URL'),
     reportDir: envString(env, 'K6_REPORT_DIR') ?? 'reports',
     profile: envString(env, 'LOAD_PROFILE'),
     requestTimeoutMs: read(

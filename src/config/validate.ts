@@ -1,35 +1,30 @@
 // Turns raw variables into TargetSettings, collecting every problem instead of stopping at the
 // first, so one run tells the user everything to fix. Secret values are never quoted.
 import {
-  addressProblemWords,
   DEFAULT_TIMEOUT_MS,
+  demoSecretsForRemote,
   MAX_TIMEOUT_MS,
-  onThisMachine,
+  MIN_SECRET_LENGTH,
   type Problem,
+  problemWords,
   type Rule,
   readAllowSwitch,
   readBaseUrl,
+  readCredential,
   readHttpUrl,
   readTarget,
   readTimeout,
 } from '../../load/lib/shared/config-rules.ts';
 import { createSecretFilter, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { variableNames } from '../../load/lib/shared/variables.ts';
-import { DEMO_SECRETS } from './demo-credentials.ts';
 import type { RawVariables } from './env-file.ts';
 import type { ConfigProblem, TargetName, TargetSettings } from './types.ts';
 
 /** The variables whose values are never quoted: the secret column of the one table of variables. */
 export const SECRET_VARIABLES: readonly string[] = variableNames((v) => v.secret);
 
-/**
- * Shorter secrets cannot be kept out of the reports: scrubbing a two-letter value would rewrite
- * every word that contains it. Real client and key secrets are far longer.
- */
-export const MIN_SECRET_LENGTH = 8;
-
 // The rules both halves apply live in load/lib/shared/config-rules.ts; this file words and collects.
-export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS };
+export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_SECRET_LENGTH };
 
 /** Control characters and line separators: a quoted value must not break its line or the terminal. */
 const UNPRINTABLE = /[\p{Cc}\u2028\u2029]+/gu;
@@ -41,9 +36,6 @@ function hideUserInfo(value: string): string {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
   return `${scheme}***${value.slice(at)}`;
 }
-
-/** Header values must be Latin-1 without control characters, or undici refuses the request. */
-const HEADER_SAFE = /^[\x20-\x7e\x80-\xff]+$/;
 
 class Collector {
   readonly problems: ConfigProblem[] = [];
@@ -98,7 +90,7 @@ function target(c: Collector): TargetName {
 
 /** An address problem in words: the value quoted (user info hidden) where the problem names it. */
 function addressProblem(c: Collector, value: string, problem: Problem): string {
-  const words = addressProblemWords(problem);
+  const words = problemWords(problem);
   if (problem.kind === 'credentials') return words; // never quoted: the user part may be a password
   // A scheme-looking prefix of `user:password@host` is no scheme: say so without naming it.
   if (problem.kind === 'scheme' && value.includes('@')) {
@@ -143,23 +135,16 @@ function credential(c: Collector, name: string, what: string, required: boolean,
     if (required) c.add(name, `is not set (${why})`, what);
     return undefined;
   }
-  if (!HEADER_SAFE.test(value)) {
-    c.add(
-      name,
-      'contains control or non-Latin-1 characters',
-      'a value that can travel in an HTTP header or JSON body',
-    );
-    return undefined;
-  }
-  if ((SECRET_VARIABLES as readonly string[]).includes(name) && value.length < MIN_SECRET_LENGTH) {
-    c.add(
-      name,
-      `is shorter than ${MIN_SECRET_LENGTH} characters`,
-      `the real secret (a value this short could not be kept out of the reports)`,
-    );
-    return undefined;
-  }
-  return value;
+  const read = readCredential(value, (SECRET_VARIABLES as readonly string[]).includes(name));
+  if (read.ok) return read.value;
+  c.add(
+    name,
+    problemWords(read.problem),
+    read.problem.kind === 'short'
+      ? 'the real secret (a value this short could not be kept out of the reports)'
+      : 'a value that can travel in an HTTP header or JSON body',
+  );
+  return undefined;
 }
 
 function flag(c: Collector, name: string, fallback: boolean): boolean {
@@ -265,17 +250,12 @@ export function validate(
     );
   }
 
-  // A reference server started by hand on this machine takes its demo credentials; anything else
-  // that gets them was configured from an old example.
-  if (remote && !onThisMachine(settings.apiBaseUrl)) {
-    for (const [variable, demo] of Object.entries(DEMO_SECRETS)) {
-      if (c.get(variable) !== demo) continue;
-      c.add(
-        variable,
-        "is the embedded reference server's demo value, which no remote target accepts",
-        `the ${name} credentials (the demo values are for CONFORMANCE_TARGET=local only)`,
-      );
-    }
+  for (const variable of demoSecretsForRemote(name, settings.apiBaseUrl, (v) => c.get(v))) {
+    c.add(
+      variable,
+      "is the embedded reference server's demo value, which no remote target accepts",
+      `the ${name} credentials (the demo values are for CONFORMANCE_TARGET=local only)`,
+    );
   }
 
   // Values were filtered as they entered the messages (quote, clean); the messages' own words are

@@ -21,7 +21,9 @@ export type Problem =
   | { kind: 'scheme'; scheme: string; quoted: true }
   | { kind: 'query'; quoted: true }
   | { kind: 'path'; quoted: true }
-  | { kind: 'ending'; ending: string; quoted: true };
+  | { kind: 'ending'; ending: string; quoted: true }
+  | { kind: 'header' }
+  | { kind: 'short' };
 
 export type TargetName = 'local' | 'staging' | 'production';
 export const TARGETS: readonly TargetName[] = ['local', 'staging', 'production'];
@@ -116,10 +118,10 @@ export function readBaseUrl(value: string, ending: '/api/' | '/v1'): Rule<string
 }
 
 /**
- * What an address problem says, without the value (each side puts the value, quoted its own way,
+ * What a problem says, without the value (each side puts the value, quoted its own way,
  * before it when the problem is `quoted`). Scheme names are letters, digits, `+.-` only.
  */
-export function addressProblemWords(problem: Problem): string {
+export function problemWords(problem: Problem): string {
   switch (problem.kind) {
     case 'not-absolute':
       return 'is not an absolute URL';
@@ -135,7 +137,54 @@ export function addressProblemWords(problem: Problem): string {
       return `does not end with ${problem.ending}`;
     case 'choice':
       return `is not ${problem.expected}`;
+    case 'header':
+      return 'contains control or non-Latin-1 characters';
+    case 'short':
+      return `is shorter than ${MIN_SECRET_LENGTH} characters`;
   }
+}
+
+/**
+ * Shorter secrets cannot be kept out of the reports: scrubbing a two-letter value would rewrite
+ * every word that contains it. Real client and key secrets are far longer.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/** Header values must be Latin-1 without control characters, or undici refuses the request. */
+const HEADER_SAFE = /^[\x20-\x7e\x80-\xff]+$/;
+
+/** A credential (an id, a secret, a token): one that can travel in a header, a secret long enough to filter. */
+export function readCredential(value: string, secret: boolean): Rule<string> {
+  if (!HEADER_SAFE.test(value)) return refused({ kind: 'header' });
+  if (secret && value.length < MIN_SECRET_LENGTH) return refused({ kind: 'short' });
+  return ok(value);
+}
+
+/**
+ * The embedded reference server's demo secrets, published in the docs. They open nothing but that
+ * server, so meeting them with a remote target means the configuration was copied from an old
+ * example: both halves stop instead of sending them to staging. (A test keeps this list equal to
+ * the server's.)
+ */
+export const DEMO_SECRETS: Readonly<Record<string, string>> = {
+  CLIENT_SECRET: 'local-client-secret-do-not-use-elsewhere',
+  API_KEY_SECRET: 'local-api-key-secret-do-not-use-elsewhere',
+  PINNED_API_KEY_SECRET: 'local-pinned-api-key-secret-do-not-use-elsewhere',
+};
+
+/**
+ * The variables holding a demo secret while the target is remote (a reference server started by
+ * hand on this machine takes them; anything else that gets them was configured from an old example).
+ */
+export function demoSecretsForRemote(
+  target: TargetName,
+  apiBaseUrl: string | undefined,
+  value: (variable: string) => string | undefined,
+): string[] {
+  if (target === 'local' || onThisMachine(apiBaseUrl)) return [];
+  return Object.entries(DEMO_SECRETS)
+    .filter(([variable, demo]) => value(variable) === demo)
+    .map(([variable]) => variable);
 }
 
 /** The host of an http(s) URL (brackets kept for IPv6), lower-cased, or undefined. */

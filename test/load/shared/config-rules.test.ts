@@ -22,12 +22,8 @@ import { guard, loadSettings } from '../../../src/config/index.ts';
 const dir = mkdtempSync(join(tmpdir(), 'config-rules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const CREDENTIALS = {
-  CLIENT_ID: 'rules-client',
-  CLIENT_SECRET: 'rules-client-secret-0001',
-  API_KEY_ID: 'rules-key',
-  API_KEY_SECRET: 'rules-api-key-secret-0002',
-};
+/** Set whatever else is drawn: a pinned key needs its id beside its secret in the suite. */
+const CREDENTIALS = { API_KEY_ID: 'rules-key', PINNED_API_KEY_ID: 'rules-pinned-key' };
 
 /** Values near and far from what each rule wants (printable, so a .env line holds them as they are). */
 const address = (ending: string) =>
@@ -90,6 +86,25 @@ const variables = fc.record(
     API_BASE_URL: address('/api/'),
     PETSTORE_BASE_URL: address('/v1'),
     ALLOW_PRODUCTION_WRITES: mostly(['yes', 'no'], fc.constantFrom('true', 'YES', '1', '')),
+    CLIENT_ID: mostly(['rules-client', 'c'], fc.constantFrom('tab\tinside', 'snow\u2603man', 'del\u007f')),
+    CLIENT_SECRET: mostly(
+      ['rules-client-secret-0001', '12345678'],
+      fc.constantFrom(
+        'short',
+        '1234567',
+        'local-client-secret-do-not-use-elsewhere',
+        'ctl\u0001-secret-value',
+      ),
+    ),
+    API_KEY_SECRET: mostly(
+      ['rules-api-key-secret-0002'],
+      fc.constantFrom('tiny', 'local-api-key-secret-do-not-use-elsewhere', 'snow\u2603man-secret'),
+    ),
+    PINNED_API_KEY_SECRET: mostly(
+      ['rules-pinned-secret-0003'],
+      fc.constantFrom('local-pinned-api-key-secret-do-not-use-elsewhere'),
+    ),
+    REFERENCE_CONTROL_URL: mostly(['http://127.0.0.1:4010/__control/'], address('/__control/')),
     REQUEST_TIMEOUT_MS: mostly(
       ['1', '10000', '600000'],
       fc.oneof(
@@ -98,7 +113,16 @@ const variables = fc.record(
       ),
     ),
   },
-  { requiredKeys: ['API_BASE_URL', 'PETSTORE_BASE_URL'] },
+  {
+    requiredKeys: [
+      'API_BASE_URL',
+      'PETSTORE_BASE_URL',
+      'CLIENT_ID',
+      'CLIENT_SECRET',
+      'API_KEY_SECRET',
+      'PINNED_API_KEY_SECRET',
+    ],
+  },
 );
 
 function asDotenv(values: Record<string, string | undefined>): string {
