@@ -85,6 +85,10 @@ export function curlOfReplay(r: ReplayRequest): string {
   // A body with a line break or a control character would not be one printable line: printf
   // writes its bytes from escapes, and curl reads them from its standard input.
   const piped = hasBody && (r.body ?? []).some((p) => typeof p === 'string' && !printable(p));
+  // The client sends no User-Agent; curl would add its own unless told not to.
+  if (!r.headers.some(([name]) => name.toLowerCase() === 'user-agent')) {
+    words.push('-H', shellWord(['user-agent:']));
+  }
   if (hasBody) {
     // Without a content type of its own, curl would add application/x-www-form-urlencoded.
     if (!contentType) words.push('-H', shellWord(['content-type:']));

@@ -41,7 +41,7 @@ async function sh(command: string, env: Record<string, string> = EXPORTED): Prom
 
 /** A request as a server sees it, without what only the sending program decides. */
 function seen(r: Received) {
-  const { host: _h, 'user-agent': _u, connection: _c, ...headers } = r.headers;
+  const { host: _h, connection: _c, ...headers } = r.headers;
   return { method: r.method, path: r.path, headers, body: r.body };
 }
 
@@ -135,10 +135,10 @@ describe('curlOf: the recorded request, sent again', () => {
     await client.request({ service: 'main', method: 'GET', path: 'v1/user/me', auth: 'bearer' });
     const [key, token, me] = client.recorder.exchanges().map(curlOf);
     expect(key).toBe(
-      `curl -i '${server.origin}/api/v1/customers' -H 'accept: application/json' -H 'x-api-key-id: test-key' -H 'x-api-key-secret: '"$API_KEY_SECRET"`,
+      `curl -i '${server.origin}/api/v1/customers' -H 'accept: application/json' -H 'x-api-key-id: test-key' -H 'x-api-key-secret: '"$API_KEY_SECRET" -H 'user-agent:'`,
     );
     expect(token).toBe(
-      `curl -i '${server.origin}/api/v1/auth/token' -H 'accept: application/json' -H 'content-type: application/json' --data-raw '{"client_id":"test-client","client_secret":"'"$CLIENT_SECRET"'"}'`,
+      `curl -i '${server.origin}/api/v1/auth/token' -H 'accept: application/json' -H 'content-type: application/json' -H 'user-agent:' --data-raw '{"client_id":"test-client","client_secret":"'"$CLIENT_SECRET"'"}'`,
     );
     expect(me).toContain(`-H 'authorization: Bearer '"$ACCESS_TOKEN"`);
   });
@@ -159,7 +159,7 @@ describe('curlOf: the recorded request, sent again', () => {
 
   it('an exchange recorded without its request (older results) is rendered as it reads', () => {
     expect(curlOf(apiKeyExchange)).toBe(
-      `curl -i 'http://127.0.0.1:4010/api/v1/customers?page=2' -H 'x-api-key-id: local-api-key' -H 'x-api-key-secret: [REDACTED]' -H 'accept: application/json'`,
+      `curl -i 'http://127.0.0.1:4010/api/v1/customers?page=2' -H 'x-api-key-id: local-api-key' -H 'x-api-key-secret: [REDACTED]' -H 'accept: application/json' -H 'user-agent:'`,
     );
   });
 

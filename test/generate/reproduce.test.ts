@@ -67,7 +67,7 @@ async function recordingProxy(upstream: URL) {
 
 /** What the server received, without what only the sending program decides. */
 function received(s: Seen) {
-  const { host: _h, 'user-agent': _u, connection: _c, ...headers } = s.headers;
+  const { host: _h, connection: _c, ...headers } = s.headers;
   return { method: s.method, url: s.url, headers, body: s.body };
 }
 
