@@ -25,7 +25,7 @@ export interface Mutation {
   apply(req: GeneratedRequest): GeneratedRequest;
 }
 
-/** Values a schema-based generator sends at the edges (item 4 of issue 21). */
+/** The values a schema-based generator sends at the edges. */
 export const EDGE_VALUES = {
   beyond2to53: '9007199254740993',
   beyondInt64: '9223372036854775808',
@@ -53,6 +53,7 @@ function withQuery(
 }
 
 function parameterMutations(param: RequestSchemas['parameters'][number]): Mutation[] {
+  if (param.in !== 'query' && param.in !== 'path') return []; // headers are auth, checked apart
   const at = `${param.in}.${param.name}`;
   const schema = param.schema;
   const out: Mutation[] = [];
@@ -73,7 +74,6 @@ function parameterMutations(param: RequestSchemas['parameters'][number]): Mutati
     kind: 'edge',
     apply: (req) => put(req, value),
   });
-  if (param.in !== 'query' && param.in !== 'path') return []; // headers are auth, checked apart
   const type = typeOf(schema);
   if (param.in === 'query') {
     if (param.required) out.push(broken('missing', 'required', 'left out', undefined));
