@@ -5,15 +5,18 @@
 // listener, no cookie comes back, no fragment of a secret (8 characters or more) appears in any
 // output, and the exit code and the report's verdict tell what happened. Memory against the big and
 // endless bodies is measured by `npm run bench:k6-memory` (benchmarks print figures; tests do not time).
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redirectCheckName } from '../../load/lib/bounded.ts';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import type { LoadScriptName } from '../../src/launcher/scripts.ts';
 import { type Listener, startListener } from '../cli/hostile-listener.ts';
+import { ROOT } from './cli-run.ts';
 import { type K6HostileKind, type K6HostileTarget, startK6HostileTarget } from './hostile-api.ts';
-import { type K6Run, k6, MISSING_K6, noK6, removeReportDirs, reports, runK6At } from './k6-run.ts';
+import { type K6Run, k6, k6RunFile, MISSING_K6, noK6, removeReportDirs, reports, runK6At } from './k6-run.ts';
 
 afterAll(removeReportDirs);
 
@@ -150,6 +153,78 @@ describe.skipIf(noK6)(
       expectNothingLeaked(h);
       expect(h.run.code, h.run.output.slice(-1500)).toBe(99);
       expect(report(h, 'release').verdict).toBe('failed');
+    });
+  },
+);
+
+/** A k6 script sending through load/lib/k6/http.ts to each URL of PROBE_URLS, saying what happened. */
+function originProbeScript(dir: string): string {
+  const lib = (path: string) => pathToFileURL(join(ROOT, path)).href;
+  const file = join(dir, 'origin-probe.js');
+  writeFileSync(
+    file,
+    [
+      `import { send } from '${lib('load/lib/k6/http.ts')}';`,
+      `import { readLoadConfig } from '${lib('load/lib/config.ts')}';`,
+      'const config = readLoadConfig(__ENV);',
+      'export const options = { vus: 1, iterations: 1 };',
+      'export default function () {',
+      '  for (const url of JSON.parse(__ENV.PROBE_URLS)) {',
+      '    try {',
+      "      const res = send(config, 'GET', url, null, { tags: { endpoint: 'probe' }, headers: { 'x-api-key-secret': config.apiKeySecret } });",
+      "      console.log('SENT ' + res.status);",
+      '    } catch (error) {',
+      "      console.log('REFUSED ' + (error && error.message ? error.message : String(error)));",
+      '    }',
+      '  }',
+      '}',
+    ].join('\n'),
+  );
+  return file;
+}
+
+describe.skipIf(noK6)(
+  'k6 sends nothing to another origin, wherever the URL came from (real k6)',
+  { timeout: 60_000 },
+  () => {
+    it('refuses URLs off the configured origins before sending, and sends to the configured one', async () => {
+      if (!k6) throw new Error(MISSING_K6);
+      const elsewhere = await startListener('127.0.0.2');
+      const samePortOther = await startListener('127.0.0.1');
+      const target = await startK6HostileTarget('token-307');
+      const dir = mkdtempSync(join(tmpdir(), 'k6-origin-'));
+      try {
+        const port = new URL(target.apiBaseUrl).port;
+        const urls = [
+          `${elsewhere.origin}/api/v1/customers`,
+          `${samePortOther.origin}/api/v1/customers`,
+          `http://127.0.0.1:${port}@${elsewhere.origin.slice('http://'.length)}/api/`,
+          `${target.apiBaseUrl}v1/customers`,
+        ];
+        const run = await k6RunFile(originProbeScript(dir), {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          K6_NO_USAGE_REPORT: 'true',
+          CONFORMANCE_TARGET: 'local',
+          API_BASE_URL: target.apiBaseUrl,
+          API_KEY_ID: 'origin-key',
+          API_KEY_SECRET,
+          PROBE_URLS: JSON.stringify(urls),
+        });
+        expect(elsewhere.heard, 'requests that reached 127.0.0.2').toEqual([]);
+        expect(samePortOther.heard, 'requests that reached another port').toEqual([]);
+        const refused = run.output
+          .split('\n')
+          .filter((l) => l.includes('REFUSED refused to send a request to'));
+        expect(refused, run.output.slice(-1500)).toHaveLength(3);
+        expect(run.output).toContain('SENT 200');
+        expect(secretFragments(run.output, [API_KEY_SECRET])).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await target.close();
+        await elsewhere.close();
+        await samePortOther.close();
+      }
     });
   },
 );

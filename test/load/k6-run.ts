@@ -83,12 +83,16 @@ export function k6Run(
   script: LoadScriptName,
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; output: string }> {
+  return k6RunFile(join(ROOT, LOAD_SCRIPTS[script].file), env);
+}
+
+/** `k6 run` of any script file (a test's own) in this environment. */
+export function k6RunFile(
+  file: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      k6 as string,
-      ['run', '--quiet', '--address', '127.0.0.1:0', join(ROOT, LOAD_SCRIPTS[script].file)],
-      { env },
-    );
+    const child = spawn(k6 as string, ['run', '--quiet', '--address', '127.0.0.1:0', file], { env });
     let text = '';
     child.stdout.on('data', (c: Buffer) => {
       text += c.toString();
