@@ -85,6 +85,15 @@ describe('the matrix per check', () => {
     );
   });
 
+  it('with --fault (a subset), checks are not asked to fail, and the closing line says so', () => {
+    const checks = checkRows(clean, rows);
+    const text = renderMatrix({ clean, faults: rows, checks, tolerance: [], ok: true, subset: true });
+    expect(text).not.toContain('NO FAULT FAILS IT');
+    expect(text.trimEnd().split('\n').at(-1)).toBe(
+      '1 of 1 faults caught by a check of their rule; checks are not asked to fail (only the faults named with --fault ran): OK',
+    );
+  });
+
   it('a fault counts for every check it fails, of its rule or not', () => {
     const checks = checkRows(clean, [
       { fault: 'a-broken', rule: 'A-01', caughtBy: [], otherFailures: ['B-1'] },
