@@ -1,5 +1,5 @@
 // POST /v1/auth/token: tokens for the right credentials, refusals for the wrong ones.
-import { expect } from 'vitest';
+
 import {
   ensure,
   expectJsonBody,
@@ -9,6 +9,7 @@ import {
   is2xx,
 } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { expect } from '../src/checks/expect.ts';
 import { acceptedNearMisses, nearMisses } from '../src/checks/near-miss.ts';
 import type { ApiClient } from '../src/client/index.ts';
 import { type TokenResponse, type Unchecked, validateResponse } from '../src/contract/index.ts';

@@ -1,6 +1,6 @@
 // GET /v1/customers and the paged envelope: every page walked once, edges checked on the first, a
 // middle and the last page, and the shown error for a page beyond the end.
-import { expect } from 'vitest';
+
 import {
   ensure,
   errorCode,
@@ -13,6 +13,7 @@ import {
 } from '../src/checks/assertions.ts';
 import { mapConcurrent, POLITE_CONCURRENCY } from '../src/checks/concurrency.ts';
 import { area, check } from '../src/checks/define.ts';
+import { expect } from '../src/checks/expect.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
 import {

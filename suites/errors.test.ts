@@ -1,7 +1,8 @@
 // The error body, checked field by field on every kind of error the suite provokes, across routes.
-import { expect } from 'vitest';
+
 import { type ErrorBodyLike, ensure, expectValid, isJsonContentType } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { expect } from '../src/checks/expect.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiRequest, ApiResponse } from '../src/client/index.ts';
 import { type PagedEnvelope, validateErrorBody } from '../src/contract/index.ts';

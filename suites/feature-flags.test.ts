@@ -3,7 +3,7 @@
 // it (staging) and with slow checks on, they judge a real-time watch of the flags (two windows and a
 // little more, started by the first check, running while the others do); with slow checks off they
 // are skipped with the reason. DISABLED_FEATURE_ROUTE names a disabled route.
-import { expect } from 'vitest';
+
 import {
   analyseFlagPolls,
   flagWatchPlan,
@@ -19,6 +19,7 @@ import {
   expectValid,
 } from '../src/checks/assertions.ts';
 import { area, type CheckContext, check } from '../src/checks/define.ts';
+import { expect } from '../src/checks/expect.ts';
 import { type FlagWatchResult, flagWatch, flagWindowSeconds, watchPlanOf } from '../src/checks/flag-watch.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
 import type { ApiClient, ApiRequest, ApiResponse } from '../src/client/index.ts';

@@ -1,8 +1,9 @@
 // The demo pet interface. Never run against production (the spec: not to be used there); creating
 // a pet is a write, so it also obeys the production guard.
-import { expect } from 'vitest';
+
 import { ensure, expectJsonBody, expectStatus, expectValid, is2xx, is4xx } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { expect } from '../src/checks/expect.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
 import { type Pet, pathSegment, type Unchecked, validatePet } from '../src/contract/index.ts';

@@ -1,9 +1,10 @@
 // The rate limiter's answer, provoked within a small request budget: with the reference server a
 // throwaway key with a limit of 3 per second; elsewhere a bounded burst with the API key, skipped
 // with the reason when the limit is not reached (the spec does not show its value).
-import { expect } from 'vitest';
+
 import { ensure, expectErrorBody, expectStatus, is2xx } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { expect } from '../src/checks/expect.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
 import { type ApiClient, type ApiResponse, parseRetryAfter } from '../src/client/index.ts';
 

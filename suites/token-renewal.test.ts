@@ -2,9 +2,10 @@
 // status); a token from the token route then works, and one renewal serves every waiting request.
 // The expired token comes from EXPIRED_ACCESS_TOKEN, the reference server's control API, or, when
 // slow checks are on, from waiting out a short expires_in.
-import { expect } from 'vitest';
+
 import { errorCode, expectErrorBody, expectStatus } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
+import { expect } from '../src/checks/expect.ts';
 import { requestFor } from '../src/checks/operation-requests.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
 import type { ApiRequest } from '../src/client/index.ts';

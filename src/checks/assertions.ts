@@ -25,38 +25,6 @@ export function failedResponseOf(error: unknown): ApiResponse | undefined {
   return error instanceof CheckFailed ? (error.about as ApiResponse | undefined) : undefined;
 }
 
-// vitest's wording of its matchers, in the words a person reads in a report: what was expected,
-// then what the target gave. Each pattern gets the matcher's text after "expected ".
-const PLAIN: readonly [RegExp, (m: RegExpExecArray) => string][] = [
-  [/^(.*) to be (.*?) \/\/ Object\.is equality$/s, (m) => `expected ${m[2]}, got ${m[1]}`],
-  [/^(.*) to (?:deeply |strictly )?equal (.*)$/s, (m) => `expected ${m[2]}, got ${m[1]}`],
-  [/^(.*) not to (?:deeply |strictly )?equal (.*)$/s, (m) => `expected a change from ${m[2]}, got the same`],
-  [/^(.*) to be defined$/s, () => 'expected a value, got none'],
-  [/^(.*) to be undefined$/s, (m) => `expected none, got ${m[1]}`],
-  [/^(.*) to not be undefined$/s, () => 'expected a value, got none'],
-  [/^(.*) to be type of (.*)$/s, (m) => `expected a value of type ${m[2]}, got ${m[1]}`],
-  [/^(.*) to be less than or equal to (.*)$/s, (m) => `expected at most ${m[2]}, got ${m[1]}`],
-  [/^(.*) to be greater than or equal to (.*)$/s, (m) => `expected at least ${m[2]}, got ${m[1]}`],
-  [/^(.*) to be greater than (.*)$/s, (m) => `expected more than ${m[2]}, got ${m[1]}`],
-  [/^(.*) to be less than (.*)$/s, (m) => `expected less than ${m[2]}, got ${m[1]}`],
-  [/^(.*) to be (.*)$/s, (m) => `expected ${m[2]}, got ${m[1]}`],
-];
-
-/** A matcher's message in plain words: "total_pages: expected 3, got 2", never "Object.is equality". */
-export function plainExpectation(message: string): string {
-  const at = message.lastIndexOf('expected ');
-  if (at < 0) return message;
-  const head = message.slice(0, at);
-  const rest = message.slice(at + 'expected '.length);
-  // Our own messages already read "expected X, got Y"; only vitest's matcher wording is rewritten.
-  if (/, got /.test(rest)) return message;
-  for (const [pattern, say] of PLAIN) {
-    const m = pattern.exec(rest);
-    if (m) return `${head}${say(m)}`;
-  }
-  return message;
-}
-
 export function isJsonContentType(res: ApiResponse): boolean {
   return JSON_TYPE.test(res.headers['content-type'] ?? '');
 }

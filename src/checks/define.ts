@@ -14,7 +14,7 @@ import {
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
 import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
 import { areaOfTags, areaTag } from '../rules/tags.ts';
-import { ensure, failedResponseOf, plainExpectation } from './assertions.ts';
+import { ensure, failedResponseOf } from './assertions.ts';
 import { type ControlClient, controlOf } from './control.ts';
 import { CheckFailed, type CheckFailure, reasonOf } from './failure.ts';
 import type { CheckMeta } from './meta.ts';
@@ -77,13 +77,12 @@ function levelOf(rules: string[]): RuleLevel {
 }
 
 /**
- * A failure as data: ours as our assertions made it; any other error (a vitest matcher, the
- * client's transport error) as its message in plain words.
+ * A failure as data: ours as our assertions (and the suites' expect, expect.ts) made it; any other
+ * error (the client's transport error, a bug) as its message.
  */
 export function failureOf(error: unknown): CheckFailure {
   if (error instanceof CheckFailed) return error.failure;
-  const message = error instanceof Error ? error.message : String(error);
-  return { message: plainExpectation(message) };
+  return { message: error instanceof Error ? error.message : String(error) };
 }
 
 /** How much of one check's failure the console shows (vitest's failure block); the reports keep more. */

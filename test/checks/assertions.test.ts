@@ -1,5 +1,6 @@
-// Failures in plain words: vitest's matcher wording becomes "expected X, got Y", a status class
-// names itself, and the response a failed expectation was about travels with the error.
+// Failures in plain words, as data: the suites' matchers fail with "what: expected X, got Y" made
+// from the matcher, its argument and the value (never parsed out of vitest's message), values
+// whole; a status class names itself; the response a failed expectation was about travels with it.
 import { describe, expect, it } from 'vitest';
 import {
   expectErrorBody,
@@ -7,8 +8,9 @@ import {
   failedResponseOf,
   is2xx,
   is4xx,
-  plainExpectation,
 } from '../../src/checks/assertions.ts';
+import { expect as checkExpect } from '../../src/checks/expect.ts';
+import { CheckFailed } from '../../src/checks/failure.ts';
 import type { ApiResponse } from '../../src/client/index.ts';
 
 function response(status: number, body: unknown = {}): ApiResponse {
@@ -32,29 +34,40 @@ function failureOf(run: () => void): Error {
   throw new Error('no failure');
 }
 
-describe('plainExpectation', () => {
+describe("the suites' expect", () => {
+  const long = `${'x'.repeat(60)}-secret-at-the-end`;
   it.each([
-    ['total_pages: expected 3 to be 2 // Object.is equality', 'total_pages: expected 2, got 3'],
-    ['flags: expected { a: 1 } to deeply equal { a: 2 }', 'flags: expected { a: 2 }, got { a: 1 }'],
+    [() => checkExpect(3, 'total_pages').toBe(2), 'total_pages: expected 2, got 3'],
+    [() => checkExpect({ a: 1 }, 'flags').toEqual({ a: 2 }), 'flags: expected {"a":2}, got {"a":1}'],
     [
-      'Retry-After header: expected undefined to be defined',
-      'Retry-After header: expected a value, got none',
-    ],
-    ["token: expected 'abc' to be undefined", "token: expected none, got 'abc'"],
-    ['pets: expected 120 to be less than or equal to 100', 'pets: expected at most 100, got 120'],
-    ['items: expected 0 to be greater than 0', 'items: expected more than 0, got 0'],
-    [
-      "code: expected undefined to be type of 'object'",
-      "code: expected a value of type 'object', got undefined",
+      () => checkExpect({ a: 1 }, 'flags').not.toEqual({ a: 1 }),
+      'flags: expected a change from {"a":1}, got {"a":1}',
     ],
     [
-      'GET /v1/customers: expected 2xx, got 404 (application/json)',
-      'GET /v1/customers: expected 2xx, got 404 (application/json)',
+      () => checkExpect(undefined, 'Retry-After header').toBeDefined(),
+      'Retry-After header: expected a value, got undefined',
     ],
-    ['something else entirely', 'something else entirely'],
-  ])('%s', (from, to) => {
-    expect(plainExpectation(from)).toBe(to);
-    expect(plainExpectation(from)).not.toContain('Object.is');
+    [() => checkExpect('abc', 'token').toBeUndefined(), 'token: expected none, got "abc"'],
+    [() => checkExpect(120, 'pets').toBeLessThanOrEqual(100), 'pets: expected at most 100, got 120'],
+    [() => checkExpect(0, 'items').toBeGreaterThan(0), 'items: expected more than 0, got 0'],
+    [
+      () => checkExpect(undefined, 'code').toBeTypeOf('object'),
+      'code: expected a value of type "object", got undefined',
+    ],
+    [() => checkExpect('SESSION', 'code').toBe(long), `code: expected "${long}", got "SESSION"`],
+    [() => checkExpect.fail('watched: failed'), 'watched: failed'],
+  ])('%#: %s', (run, message) => {
+    const error = failureOf(run);
+    expect(error).toBeInstanceOf(CheckFailed);
+    // Whole: a value is never cut before check() redacts it.
+    expect(error.message).toBe(message);
+    expect(error.message).not.toContain('Object.is');
+  });
+
+  it('passes what passes, and lets other errors through', () => {
+    expect(() => checkExpect(2, 'n').toBe(2)).not.toThrow();
+    expect(() => checkExpect([1, 2], 'list').toContain(2)).not.toThrow();
+    expect(() => checkExpect(2, 'n').not.toBe(3)).not.toThrow();
   });
 });
 

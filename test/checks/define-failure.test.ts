@@ -4,12 +4,17 @@
 import { describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { CONSOLE_FAILURE_CAP, consoleError, failureOf } from '../../src/checks/define.ts';
+import { expect as checkExpect } from '../../src/checks/expect.ts';
 import { CheckFailed } from '../../src/checks/failure.ts';
 
+/** A suite's matcher failing (src/checks/expect.ts): a failure object, not vitest's words. */
 function matcherError(): Error {
-  const error = new Error('total_pages on page 2: expected 3 to be 2 // Object.is equality');
-  error.name = 'AssertionError';
-  return error;
+  try {
+    checkExpect(3, 'total_pages on page 2').toBe(2);
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('no failure');
 }
 
 const SECRET = 'sixteen-char-sec';
