@@ -28,6 +28,10 @@ export class LoadUsageError extends Error {}
 
 function checkEnvArg(value: string | undefined): void {
   const name = value?.split('=')[0]?.trim() ?? '';
+  if (name === 'LOAD_PROFILE') {
+    // Handed over with the target, like it: --profile is the way on the command line.
+    throw new LoadUsageError('--env LOAD_PROFILE=... is not allowed: use --profile NAME');
+  }
   if (RESERVED.has(name)) {
     // The value is not repeated: it may be a secret.
     throw new LoadUsageError(

@@ -44,6 +44,10 @@ describe('parseLoadArgs', () => {
     ]) {
       expect(() => parseLoadArgs(args)).toThrow(/is not allowed: set .* in \.env or the environment/);
     }
+    // The profile travels with the target too: on the command line it is --profile.
+    expect(() => parseLoadArgs(['release', '--env', 'LOAD_PROFILE=stress'])).toThrow(
+      '--env LOAD_PROFILE=... is not allowed: use --profile NAME',
+    );
     try {
       parseLoadArgs(['release', '--env', 'CLIENT_SECRET=hunter2']);
     } catch (error) {
