@@ -1,9 +1,13 @@
 // Where a request constraint of schemas/ comes from. Every constraint a generated verdict relies on
 // carries an `x-trace` entry next to it in the OpenAPI documents (the one place the trace is kept),
 // keyed by the constraint (a JSON Schema keyword, or one of the few names below), saying either
-//   "spec (SECTION): ..."    the spec shows it, and a request that breaks it must be refused, or
-//   "our choice: ..."        the spec is silent: breaking it is tolerated (any answer but a 5xx,
-//                            and a 2xx must still match the answer schema).
+//   "spec (SECTION): ..."    the spec shows it: a request that breaks it must be refused, an answer
+//                            must honour it; or
+//   "our choice: ..."        the spec is silent: a request that breaks it is tolerated (any answer
+//                            but a 5xx, and a 2xx must still match the answer schema); no answer
+//                            schema may hold one (test/generate/trace.test.ts).
+// What the spec leaves open about values a constraint allows (an id beyond int64 or 2^53, 1e2 for
+// an integer, very long strings) is not a break but an edge (src/generate/mutations.ts): tolerated.
 // A break whose constraint has no entry is tolerated too, and test/generate/trace.test.ts fails:
 // no MUST verdict rests on an untraced constraint.
 import { isObject } from '../contract/documents.ts';
