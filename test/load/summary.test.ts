@@ -181,11 +181,12 @@ describe('the Markdown report', () => {
 
   it('keeps tables intact and marks failures', () => {
     expect(md).toContain('smoke \\| 2 users');
-    expect(md).toContain('| `http_req_failed` | `rate<0.01` | **FAIL** |');
+    // Every cell through the one Markdown escaper (load/lib/shared/safe-text.ts).
+    expect(md).toContain('| http\\_req\\_failed | rate&lt;0.01 | **FAIL** |');
     expect(md).toContain('| every 429 carries Retry-After | **FAIL** | 3 malformed |');
     expect(md).toContain('| a request after waiting succeeds | undecided | no 429 seen |');
     expect(md).toContain(
-      '| `http_req_duration` | min 0.5 ms, avg 2.3 ms, med 2.0 ms, p(95) 4.5 ms, max 9.0 ms |',
+      '| http\\_req\\_duration | min 0.5 ms, avg 2.3 ms, med 2.0 ms, p(95) 4.5 ms, max 9.0 ms |',
     );
     expect(md).not.toContain('{sec:');
   });
@@ -213,7 +214,7 @@ describe('summaryOutputs', () => {
     for (const [name, text] of Object.entries(outputs)) {
       expect(text, name).not.toContain(SECRET);
     }
-    expect(outputs['out/dir/k6-release.md']).toContain('[REDACTED]');
+    expect(outputs['out/dir/k6-release.md']).toContain('\\[REDACTED\\]');
     expect(createSecretFilter(['abc', 'abcabc']).text('abcabc')).toBe('[REDACTED]');
   });
 

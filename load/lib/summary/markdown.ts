@@ -1,10 +1,11 @@
 // The Markdown report: a verdict line, the findings, thresholds, checks and the main metrics.
+import { markdownText } from '../shared/safe-text.ts';
 import { limiterFileName, timelineOf } from './limiter-chart.ts';
 import { formatValue, type LoadReport } from './report.ts';
 
-/** Cells must not break the table: pipes escaped, lines joined. */
+/** Cells must not break the table, nor carry markup or escapes: the one Markdown escaper. */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return markdownText(text, 2000);
 }
 
 /** passed in lower case; anything else shouts. */
@@ -73,7 +74,7 @@ export function renderMarkdown(report: LoadReport): string {
   if (report.thresholds.length) {
     lines.push('| metric | threshold | result |', '|---|---|---|');
     for (const t of report.thresholds) {
-      lines.push(`| \`${cell(t.metric)}\` | \`${cell(t.expression)}\` | ${t.ok ? 'pass' : '**FAIL**'} |`);
+      lines.push(`| ${cell(t.metric)} | ${cell(t.expression)} | ${t.ok ? 'pass' : '**FAIL**'} |`);
     }
   } else {
     lines.push('None.');
@@ -91,7 +92,7 @@ export function renderMarkdown(report: LoadReport): string {
     const values = MAIN_STATS.filter((s) => metric.values[s] !== undefined)
       .map((s) => `${s} ${formatValue(metric, s, metric.values[s] as number)}`)
       .join(', ');
-    lines.push(`| \`${cell(name)}\` | ${cell(values)} |`);
+    lines.push(`| ${cell(name)} | ${cell(values)} |`);
   }
   if (report.notes.length) {
     lines.push('', '## Notes', '');

@@ -1,6 +1,8 @@
-// What handleSummary returns: the three report files and the console text, with every secret
-// value removed from all of them by the suite's one secret filter (a secret can only get there by
-// accident, which is the point).
+// What handleSummary returns: the three report files and the console text, rendered from the
+// report with every secret value removed by the suite's one secret filter (a secret can only get
+// there by accident, which is the point). Redacted as a value before rendering: a text pass over
+// the written JSON could eat an escaping backslash and leave it invalid.
+import { jsonText } from '../shared/safe-text.ts';
 import { createSecretFilter } from '../shared/secret-filter.ts';
 import { renderJunit } from './junit.ts';
 import { figuresOf, limiterFileName, renderLimiterSvg, timelineOf } from './limiter-chart.ts';
@@ -31,20 +33,20 @@ export function reportPaths(reportDir: string, script: string): ReportPaths {
 }
 
 export function summaryOutputs(
-  report: LoadReport,
+  raw: LoadReport,
   reportDir: string,
   secrets: readonly string[],
 ): Record<string, string> {
+  const report = createSecretFilter(secrets).deep(raw);
   const paths = reportPaths(reportDir, report.script);
   const timeline = timelineOf(report.analysis);
   const written = [paths.json, paths.markdown, paths.junit, ...(timeline ? [paths.limiter] : [])];
   const files: Record<string, string> = {
-    [paths.json]: `${JSON.stringify(report, null, 2)}\n`,
+    [paths.json]: `${jsonText(report, 2)}\n`,
     [paths.markdown]: renderMarkdown(report),
     [paths.junit]: renderJunit(report),
     stdout: renderText(report, written),
   };
   if (timeline) files[paths.limiter] = renderLimiterSvg(timeline, figuresOf(report.analysis));
-  const filter = createSecretFilter(secrets);
-  return Object.fromEntries(Object.entries(files).map(([k, v]) => [k, filter.text(v)]));
+  return files;
 }
