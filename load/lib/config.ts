@@ -12,6 +12,7 @@ import { type EnvMap, envString, LoadConfigError } from './env.ts';
 import {
   demoSecretsForRemote,
   isLoopbackHost,
+  MAX_TIMEOUT_MS,
   problemWords,
   type Rule,
   readAllowSwitch,
@@ -157,23 +158,32 @@ function fromHandOver(text: string): LoadConfig {
   const target = TARGETS.find((t) => t === fields.target) ?? wrong('target', 'local, staging or production');
   const allow = fields.allowProductionWrites;
   const timeout = fields.requestTimeoutMs;
+  // The same rules again (defence in depth): a hand-over the launcher could not have written is refused.
+  const address = (key: string, rule: (value: string) => Rule<string>, required = false) => {
+    const value = str(key, required);
+    if (value === undefined) return undefined;
+    const checked = rule(value);
+    return checked.ok
+      ? checked.value
+      : wrong(key, `an address the configuration accepts (${problemWords(checked.problem)})`);
+  };
+  const timeoutRule = typeof timeout === 'number' ? readTimeout(String(timeout)) : undefined;
   return {
     target,
-    apiBaseUrl: str('apiBaseUrl', true) as string,
-    petstoreBaseUrl: str('petstoreBaseUrl'),
+    apiBaseUrl: address('apiBaseUrl', (v) => readBaseUrl(v, '/api/'), true) as string,
+    petstoreBaseUrl: address('petstoreBaseUrl', (v) => readBaseUrl(v, '/v1')),
     clientId: str('clientId'),
     clientSecret: str('clientSecret'),
     apiKeyId: str('apiKeyId'),
     apiKeySecret: str('apiKeySecret'),
     allowProductionWrites:
       typeof allow === 'boolean' ? allow : wrong('allowProductionWrites', 'true or false'),
-    controlUrl: str('controlUrl'),
+    controlUrl: address('controlUrl', readHttpUrl),
     reportDir: str('reportDir', true) as string,
     profile: str('profile'),
-    requestTimeoutMs:
-      typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0
-        ? timeout
-        : wrong('requestTimeoutMs', 'a whole number of milliseconds'),
+    requestTimeoutMs: timeoutRule?.ok
+      ? timeoutRule.value
+      : wrong('requestTimeoutMs', `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`),
   };
 }
 

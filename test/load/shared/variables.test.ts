@@ -113,7 +113,7 @@ describe('every variable the load side reads', () => {
     const files = loadSideFiles().map((file) => [relative(ROOT, file), readFileSync(file, 'utf8')] as const);
     const readers = (name: string) =>
       files
-        .filter(([, code]) => new RegExp(`(env|__ENV)\\.${name}\\b|'${name}'\\)`).test(code))
+        .filter(([, code]) => new RegExp(`(env|__ENV)\\.${name}\\b|\\((env|__ENV), '${name}'\\)`).test(code))
         .map(([f]) => f)
         .sort();
     expect(readers('LOAD_PROFILE')).toEqual(['load/lib/config.ts', 'src/cli/load.ts']);
