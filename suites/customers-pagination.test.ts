@@ -263,6 +263,24 @@ area('customers-pagination', () => {
 
   check(
     {
+      id: 'PAG-BEYOND-FAR',
+      title: 'pages far beyond the end (max+2, max+10, 2^31-1) answer the same 422 VALIDATION_ERROR',
+      rules: ['PAG-09'],
+    },
+    async (t) => {
+      const { maxPage } = await beyond(t);
+      // Every one an ordinary integer page (a signed 32-bit one): "a value above total_pages yields 422".
+      for (const page of [maxPage + 2, maxPage + 10, 2 ** 31 - 1].filter((p) => p > maxPage)) {
+        const res = await getPage(t.client, page);
+        expectStatus(res, 422, `GET /v1/customers?page=${page} (the last page is ${maxPage})`);
+        expectErrorBody(res, `the 422 for page ${page}`);
+        expect(errorCode(res), `code of the 422 for page ${page}`).toBe('VALIDATION_ERROR');
+      }
+    },
+  );
+
+  check(
+    {
       id: 'PAG-BEYOND-MESSAGE-EVERY-PAGE',
       title: 'every 422 for a page beyond the end states the same maximum page, however far the page',
       rules: ['PAG-10'],
@@ -332,7 +350,8 @@ area('customers-pagination', () => {
     expect(data.length, 'items on the first page').toBe(Math.min(50, pagination.total_items));
   });
 
-  for (const page of ['0', '-1', 'abc', '1.5']) {
+  // '00': zero written with a leading zero is still page 0.
+  for (const page of ['0', '00', '-1', 'abc', '1.5']) {
     check(
       {
         id: `PAG-INVALID-${page}`,
