@@ -2,6 +2,7 @@
 //   [--rate-window SECONDS] [--token-ttl SECONDS] [--session-expired-status N] [--latency MS]
 //   [--extra-fields] [--choice NAME=VALUE ...] [--control] [--flag-window SECONDS] [--flag-change SECONDS]
 // npm run reference-server -- --list-faults [--markdown]
+// npm run reference-server -- --list-choices [--markdown]
 // Starts the embedded reference server and prints its base URLs and the credentials it accepts
 // (the local demo values, printed on purpose). Bad arguments: one line, exit 2.
 import { parseArgs } from 'node:util';
@@ -23,7 +24,7 @@ const USAGE =
   'usage: npm run reference-server -- [--port N] [--host H] [--fault NAME ...] [--rate-limit N|off] ' +
   '[--rate-window S] [--rate-shape fixed-window|sliding-window|token-bucket] [--rate-refill PER_S] ' +
   '[--rate-headers] [--token-ttl S] [--session-expired-status N] [--latency MS] [--extra-fields] ' +
-  `[--choice NAME=VALUE ...] [--control] [--flag-window S] [--flag-change S] | --list-faults [--markdown]\n` +
+  `[--choice NAME=VALUE ...] [--control] [--flag-window S] [--flag-change S] | --list-faults [--markdown] | --list-choices [--markdown]\n` +
   `choices where the spec is silent (the first value is the default): ${Object.entries(CHOICES)
     .map(([name, c]) => `${name}=${c.values.join('|')}`)
     .join(', ')}`;
@@ -74,6 +75,19 @@ function faultTable(markdown: boolean): string {
   return `${'fault'.padEnd(width)}  ${'rule'.padEnd(7)}  description\n${rows.join('\n')}\n`;
 }
 
+/** The open choices the server can switch (CHOICES), this server's answer first. */
+function choiceTable(markdown: boolean): string {
+  if (markdown) {
+    const rows = Object.entries(CHOICES).map(([name, c]) => `| \`${name}\` | ${c.notShown} | ${c.answers} |`);
+    return `| choice | what the spec does not show | the answers (this server's first) |\n|---|---|---|\n${rows.join('\n')}\n`;
+  }
+  const width = Math.max(...Object.keys(CHOICES).map((n) => n.length));
+  const rows = Object.entries(CHOICES).map(
+    ([name, c]) => `${name.padEnd(width)}  ${c.values.join('|').padEnd(20)}  ${c.notShown.replace(/`/g, '')}`,
+  );
+  return `${'choice'.padEnd(width)}  ${'values'.padEnd(20)}  what the spec does not show\n${rows.join('\n')}\n`;
+}
+
 /** --rate-shape fixed-window|sliding-window|token-bucket and --rate-refill (tokens per second). */
 function limiterShape(
   shape: string | undefined,
@@ -98,6 +112,7 @@ function limiterShape(
 
 interface Command {
   listFaults: boolean;
+  listChoices: boolean;
   markdown: boolean;
   options: ReferenceServerOptions;
 }
@@ -125,6 +140,7 @@ function parseCommand(argv: string[]): Command {
         choice: { type: 'string', multiple: true },
         control: { type: 'boolean' },
         'list-faults': { type: 'boolean' },
+        'list-choices': { type: 'boolean' },
         markdown: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -192,7 +208,12 @@ function parseCommand(argv: string[]): Command {
   if (flagWindow !== undefined) options.flagWindowSeconds = flagWindow;
   const flagChange = secondsArg('flag-change', values['flag-change'] as string | undefined, 0.1, 86_400);
   if (flagChange !== undefined) options.flagChangeSeconds = flagChange;
-  return { listFaults: values['list-faults'] === true, markdown: values.markdown === true, options };
+  return {
+    listFaults: values['list-faults'] === true,
+    listChoices: values['list-choices'] === true,
+    markdown: values.markdown === true,
+    options,
+  };
 }
 
 async function main(): Promise<void> {
@@ -211,6 +232,10 @@ async function main(): Promise<void> {
   }
   if (command.listFaults) {
     process.stdout.write(faultTable(command.markdown));
+    return;
+  }
+  if (command.listChoices) {
+    process.stdout.write(choiceTable(command.markdown));
     return;
   }
   const server = await startReferenceServer(command.options).catch((error: Error) => {

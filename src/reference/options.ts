@@ -18,65 +18,68 @@ export const RATE_LIMIT_SHAPES = ['fixed-window', 'sliding-window', 'token-bucke
  * The open choices the generated requests touch: where the spec says "not shown", this server's
  * answer (the first value) and the other conformant ones, each switchable (`choices`, `--choice
  * NAME=VALUE`), so the suite can be run against every one of them (src/runner/variants.ts).
- * `notShown` is the spec's silence the choice answers (docs/reference-server.md lists them).
+ * `notShown` is the spec's silence the choice answers; `npm run reference-server -- --list-choices
+ * --markdown` prints them for docs/reference-server.md.
  */
 export const CHOICES = {
   'request-media-type': {
     values: ['json-only', 'any'],
-    notShown: 'request media types: the spec says only "JSON is the payload format"',
-    meaning:
-      'a request body of another Content-Type: refused with 415 (`json-only`), or read as JSON (`any`)',
+    notShown: 'request media types (it says only "JSON is the payload format")',
+    answers:
+      '`json-only`: a body of another `Content-Type` refused with 415 `UNSUPPORTED_MEDIA_TYPE`; `any`: every body read as JSON',
   },
   'unknown-pet-fields': {
     values: ['ignore', 'store', 'refuse'],
     notShown: 'fields of a Pet beyond id, name, tag and status',
-    meaning: 'ignored (`ignore`), stored and answered back (`store`), or refused with 400 (`refuse`)',
+    answers:
+      '`ignore`: accepted, not stored; `store`: stored and answered back; `refuse`: 400 `VALIDATION_ERROR` naming the field',
   },
   'limit-above-100': {
     values: ['refuse', 'clamp'],
-    notShown: 'the answer to a limit above the maximum of 100',
-    meaning: 'refused with 400 (`refuse`), or clamped to 100 (`clamp`)',
+    notShown: 'the answer to a `limit` above the maximum of 100',
+    answers: '`refuse`: 400; `clamp`: answered as `limit=100`',
   },
   'limit-zero': {
     values: ['refuse', 'empty'],
-    notShown: 'a minimum of limit',
-    meaning: 'limit=0 refused with 400 (`refuse`), or answered with no pets (`empty`)',
+    notShown: 'a minimum of `limit`',
+    answers: '`refuse`: `limit=0` is 400; `empty`: answered with no pets',
   },
   'page-below-one': {
     values: ['400', '422'],
-    notShown: 'the answer to page 0 or a negative page (only a page above total_pages is shown: 422)',
-    meaning: 'refused with 400 (`400`) or 422 (`422`), VALIDATION_ERROR either way',
+    notShown: 'the answer to page 0 or a negative page (only a page above `total_pages` is shown: 422)',
+    answers: '`400` or `422`, `VALIDATION_ERROR` either way',
   },
   'integer-strings': {
     values: ['refuse', 'read'],
-    notShown: 'whether a Pet id written as a string of digits ("7") is refused',
-    meaning: 'refused with 400 (`refuse`), or read as the integer (`read`)',
+    notShown: 'whether a Pet id written as digits (`"7"`) is refused',
+    answers: '`refuse`: 400; `read`: stored as the integer 7',
   },
   'empty-query-value': {
     values: ['refuse', 'absent'],
-    notShown: 'the answer to an empty page or limit (page=, limit=)',
-    meaning: 'refused with 400 (`refuse`), or read as if it were not given (`absent`)',
+    notShown: 'the answer to an empty `page=` or `limit=`',
+    answers: '`refuse`: 400; `absent`: as if not given (the first page, 100 pets)',
   },
   'repeated-query': {
     values: ['refuse', 'first', 'last'],
-    notShown: 'the answer to a repeated query parameter (limit=1&limit=2)',
-    meaning: 'refused with 400 (`refuse`), or its first (`first`) or last (`last`) value read',
+    notShown: 'the answer to a repeated query parameter (`limit=1&limit=2`)',
+    answers: '`refuse`: 400; `first` or `last`: that value read',
   },
   'number-notation': {
     values: ['refuse', 'read'],
-    notShown: 'how an integer page or limit may be written (1e2, 1.0, -0)',
-    meaning: 'anything but digits refused with 400 (`refuse`), or any integer JavaScript reads (`read`)',
+    notShown:
+      'how an integer `page` or `limit` may be written (`1e2`, `1.0`; leading zeros are read either way)',
+    answers: '`refuse`: 400; `read`: any integer a number parser reads (`limit=1e2` is 100)',
   },
   'pet-text': {
     values: ['bounded', 'any'],
     notShown: 'bounds of a Pet name or tag',
-    meaning:
-      'a blank name, or a name or tag over 200 characters, refused with 400 (`bounded`), or any string stored (`any`)',
+    answers:
+      '`bounded`: a blank name, or a name or tag over 200 characters, is 400; `any`: every string stored',
   },
   'unknown-token-fields': {
     values: ['ignore', 'refuse'],
-    notShown: 'fields of the token request beyond client_id and client_secret',
-    meaning: 'ignored (`ignore`), or refused with 400 (`refuse`)',
+    notShown: 'fields of the token request beyond `client_id` and `client_secret`',
+    answers: '`ignore`; `refuse`: 400 `VALIDATION_ERROR` naming the field',
   },
 } as const;
 

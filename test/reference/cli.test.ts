@@ -155,6 +155,13 @@ describe('npm run reference-server', { timeout: 30_000 }, () => {
     for (const f of FAULTS) expect(stdout).toContain(`| \`${f.name}\` | ${f.rule} |`);
   });
 
+  it("--list-choices prints every open choice with its values, this server's first", async () => {
+    const { code, stdout } = await finish(start(['--list-choices']));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^request-media-type\s+json-only\|any\s+request media types/m);
+    expect(stdout).toMatch(/^page-below-one\s+400\|422\s/m);
+  });
+
   it('--list-faults prints a plain table', async () => {
     const { code, stdout } = await finish(start(['--list-faults']));
     expect(code).toBe(0);
