@@ -3,13 +3,16 @@
 // check mark and count it as passed. This shows it as "!" with its reason and counts it as failed
 // in the file line and the "Tests" total, like every report. A check a filter left out is not shown.
 import { stripVTControlCharacters } from 'node:util';
-import type { TestCase, TestModule, TestModuleState, TestSuite } from 'vitest/node';
+import type { TestCase, TestModule, TestModuleState, TestSuite, Vitest } from 'vitest/node';
 import { DefaultReporter } from 'vitest/node';
 import { terminalText } from '../../load/lib/shared/safe-text.ts';
+import { createSecretFilter, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import type { InvariantResult } from '../checks/invariants.ts';
 import { firstLine } from '../client/errors.ts';
+import { learnedValues } from '../client/learned-secrets.ts';
+import { secretValues } from '../config/index.ts';
 import { invariantOutcome, invariantsOfRun } from './invariant-outcomes.ts';
-import { addOutcome, countsText, emptyCounts, type Outcome, outcomeOf } from './outcome.ts';
+import { addOutcome, countsText, emptyCounts, type Outcome, outcomeOf, SELF_PROJECT } from './outcome.ts';
 
 const isSoft = (o: Outcome | undefined): o is Extract<Outcome, { kind: 'failed' }> =>
   o?.kind === 'failed' && o.nonStrict;
@@ -64,6 +67,24 @@ export default class ConformanceTreeReporter extends DefaultReporter {
     return ` ${this.getEntityPrefix(testModule)} ${testModule.relativeModuleId} (${parts.join(' | ')}) ${Math.round(duration)}ms${soft ? ` | ${soft} SHOULD failed (non-strict)` : ''}`;
   }
 
+  private run: Vitest | undefined;
+
+  override onInit(vitest: Vitest): void {
+    super.onInit(vitest);
+    this.run = vitest;
+  }
+
+  /**
+   * The run's secrets as this thread knows them: the configured ones (as global setup provided
+   * them) and the tokens the workers learned (learned-secrets.ts). A check redacts its failure
+   * itself; this catches a token another worker learned a moment too late for it.
+   */
+  private secrets(): SecretFilter {
+    const project = this.run?.projects.find((p) => p.name !== SELF_PROJECT);
+    const target = project?.getProvidedContext().target;
+    return createSecretFilter([...(target ? secretValues(target) : []), ...learnedValues()]);
+  }
+
   protected override printTestCase(moduleState: TestModuleState, test: TestCase): void {
     const outcome = outcomeOf(test);
     if (outcome === undefined) return;
@@ -72,7 +93,7 @@ export default class ConformanceTreeReporter extends DefaultReporter {
       for (let p = test.parent; p.type === 'suite'; p = p.parent) depth++;
       const padding = '  '.repeat(depth);
       // The reason holds the target's words: one line, safe for a terminal and a CI log.
-      const reason = terminalText(outcome.reason, { max: SOFT_REASON_SHOWN });
+      const reason = terminalText(this.secrets().text(outcome.reason), { max: SOFT_REASON_SHOWN });
       this.log(` ${padding}! ${test.name} — failed, SHOULD (non-strict): ${reason}`);
       return;
     }
@@ -81,6 +102,18 @@ export default class ConformanceTreeReporter extends DefaultReporter {
 
   override onTestRunEnd(...args: Parameters<DefaultReporter['onTestRunEnd']>): void {
     this.modules = args[0];
+    // vitest prints the failures' errors next, from these objects: the same filter first.
+    const filter = this.secrets();
+    const redact = (errors: readonly { message?: string; stack?: string }[] | undefined) => {
+      for (const e of (errors ?? []) as { message?: string; stack?: string }[]) {
+        if (e.message) e.message = filter.text(e.message);
+        if (e.stack) e.stack = filter.text(e.stack);
+      }
+    };
+    for (const module of this.modules) {
+      redact(module.errors());
+      for (const test of module.children.allTests()) redact(test.result().errors);
+    }
     // The invariants over every exchange (src/checks/invariants.ts), shown like checks.
     this.invariants = invariantsOfRun(this.modules);
     if (this.invariants.length) this.log(' invariants over every exchange of the run');
@@ -90,12 +123,16 @@ export default class ConformanceTreeReporter extends DefaultReporter {
       if (o.kind === 'passed') this.log(`   ✓ ${name}`);
       else if (o.kind === 'failed' && o.nonStrict)
         this.log(
-          `   ! ${name} — failed, SHOULD (non-strict): ${terminalText(firstLine(o.reason), { max: SOFT_REASON_SHOWN })}`,
+          `   ! ${name} — failed, SHOULD (non-strict): ${terminalText(firstLine(filter.text(o.reason)), { max: SOFT_REASON_SHOWN })}`,
         );
       else if (o.kind === 'failed')
-        this.log(`   × ${name} — ${terminalText(firstLine(o.reason), { max: SOFT_REASON_SHOWN })}`);
+        this.log(
+          `   × ${name} — ${terminalText(firstLine(filter.text(o.reason)), { max: SOFT_REASON_SHOWN })}`,
+        );
       else
-        this.log(`   ↓ ${name} [skipped: ${terminalText(firstLine(o.reason), { max: SOFT_REASON_SHOWN })}]`);
+        this.log(
+          `   ↓ ${name} [skipped: ${terminalText(firstLine(filter.text(o.reason)), { max: SOFT_REASON_SHOWN })}]`,
+        );
     }
     super.onTestRunEnd(...args);
   }

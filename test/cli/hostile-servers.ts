@@ -245,8 +245,13 @@ export async function startEchoingTarget(kind: EchoKind, secrets: readonly strin
         }));
         return json(200, pets);
       }
-      // Everything else: an error body made of the target's words, as statuses vary.
+      // Everything else: an error body made of the target's words, as statuses vary; some of them
+      // not even JSON (a check then quotes the body itself).
       const status = [400, 404, 500, 422][path.length % 4] ?? 400;
+      if (path.length % 3 === 0) {
+        res.writeHead(status, { 'content-type': 'text/plain' });
+        return res.end(say);
+      }
       return json(status, { code: say, message: say, status_code: status, timestamp: say, path: say });
     });
   });
