@@ -22,6 +22,8 @@ export interface Mutation {
   kind: 'break' | 'edge';
   /** A break: the constraint it breaks ('body.name' 'required'), and where that comes from. */
   constraint?: { at: string; key: string; trace?: Trace };
+  /** An edge the schema allows, in a JSON body: a write that accepts it must read back equal (GNR-04). */
+  readBack?: boolean;
   apply(req: GeneratedRequest): GeneratedRequest;
 }
 
@@ -182,10 +184,11 @@ function fieldMutations(name: string, schema: Schema, object: Schema, required: 
     constraint: { at, key, trace: traceOf(node, key) },
     apply,
   });
-  const edge = (kind: string, description: string, apply: Mutation['apply']): Mutation => ({
+  const edge = (kind: string, description: string, apply: Mutation['apply'], readBack = false): Mutation => ({
     id: `${at}:${kind}`,
     description: `${name} ${description}`,
     kind: 'edge',
+    ...(readBack ? { readBack } : {}),
     apply,
   });
   if (required)
@@ -241,13 +244,20 @@ function fieldMutations(name: string, schema: Schema, object: Schema, required: 
   }
   if (type === 'string' && !Array.isArray(schema.enum)) {
     out.push(
-      edge('long', `${EDGE_VALUES.longString.length} characters long`, (req) =>
-        withField(req, name, EDGE_VALUES.longString),
+      // Strings the schema allows: accepted, they read back equal.
+      edge(
+        'long',
+        `${EDGE_VALUES.longString.length} characters long`,
+        (req) => withField(req, name, EDGE_VALUES.longString),
+        true,
       ),
-      edge('non-ascii', `not ASCII (${EDGE_VALUES.nonAscii})`, (req) =>
-        withField(req, name, EDGE_VALUES.nonAscii),
+      edge(
+        'non-ascii',
+        `not ASCII (${EDGE_VALUES.nonAscii})`,
+        (req) => withField(req, name, EDGE_VALUES.nonAscii),
+        true,
       ),
-      edge('empty-string', 'an empty string', (req) => withField(req, name, '')),
+      edge('empty-string', 'an empty string', (req) => withField(req, name, ''), true),
     );
   }
   return out;
@@ -320,6 +330,8 @@ function bodyMutations(body: NonNullable<RequestSchemas['body']>): Mutation[] {
         id: 'body:unlisted-property',
         description: `the body has a property the schema does not list (${EDGE_VALUES.unlisted})`,
         kind: 'edge',
+        // Only the listed fields must read back: the unlisted one may be stored or dropped.
+        readBack: true,
         apply: (req) => withField(req, EDGE_VALUES.unlisted, 'value'),
       });
     }

@@ -381,6 +381,11 @@ const TABLE = [
     'POST /pets accepts and stores any status string (e.g. "adopted")',
   ),
   fault('pet-tag-dropped', 'GNR-04', 'POST /pets answers 201 but stores the pet without its tag'),
+  fault(
+    'pet-non-ascii-mangled',
+    'GNR-04',
+    'POST /pets stores a name or tag with each non-ASCII character replaced by "?"',
+  ),
 ] as const;
 
 export type FaultName = (typeof TABLE)[number]['name'];

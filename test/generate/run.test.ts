@@ -109,6 +109,7 @@ describe('each new fault is caught, with its rule', () => {
       /"status":"adopted".*accepted with 201/,
     ],
     ['pet-tag-dropped', 'createPets', 'valid', 'GNR-04', /read back with tag missing/],
+    ['pet-non-ascii-mangled', 'createPets', 'invalid', 'GNR-04', /name not ASCII.*read back with name "Zo\?/],
   ] as const)('%s: %s %s requests fail %s', async (fault, operationId, kind, rule, message) => {
     const { config } = await target({ faults: [fault] });
     const run = await generated(config, operationId, kind);

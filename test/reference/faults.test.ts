@@ -264,6 +264,10 @@ const PROBES: Record<string, Probe> = {
     (await s.call(PETS, { method: 'POST', body: { id: 5012 } })).status === 400,
   'pet-status-outside-enum-stored': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5013, name: 'E', status: 'adopted' } })).status === 400,
+  'pet-non-ascii-mangled': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5015, name: 'Zoë 🐾' } });
+    return ((await s.call(`${PETS}/5015`)).json as { name?: string }).name === 'Zoë 🐾';
+  },
   'pet-tag-dropped': async (s) => {
     await s.call(PETS, { method: 'POST', body: { id: 5014, name: 'F', tag: 'cat' } });
     return ((await s.call(`${PETS}/5014`)).json as { tag?: string }).tag === 'cat';

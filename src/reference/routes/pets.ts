@@ -167,6 +167,12 @@ export const createPet: Handler = async (ctx) => {
   const id = fields.id ?? (pets.list(Number.MAX_SAFE_INTEGER).pets.at(-1)?.id ?? 0) + 1;
   let pet: Pet = { id: id as number, name: fields.name as string };
   if (typeof fields.tag === 'string' && !faults.has('pet-tag-dropped')) pet.tag = fields.tag;
+  if (faults.has('pet-non-ascii-mangled')) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is 0x00-0x7f
+    const ascii = (text: string) => text.replace(/[^\x00-\x7f]/gu, '?');
+    pet.name = ascii(pet.name);
+    if (pet.tag !== undefined) pet.tag = ascii(pet.tag);
+  }
   if (typeof fields.status === 'string') pet.status = fields.status as Pet['status'];
   if (choices['unknown-pet-fields'] === 'store') {
     // Spread, not assigned: a spread defines own fields, so a field named __proto__ stays a field.
