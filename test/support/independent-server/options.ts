@@ -1,0 +1,62 @@
+// The choices an independent server makes where the payments and CRM spec says "not shown" or is
+// silent. Each option is one reasonable answer a real server might give; the self-test starts the
+// server with several sets of them, and the conformance suite must pass against every set.
+// Written from the spec alone (never from src/reference/), so the suite's assumptions show.
+
+/** A shown rule broken on purpose, to prove the self-test can fail. */
+export type BrokenRule = 'status-code-mismatch' | 'showing-items-off' | 'beyond-last-page-200';
+
+export interface IndependentOptions {
+  /** Spec: "HTTP status of SESSION_EXPIRED: not shown". */
+  sessionExpiredStatus: number;
+  /** Spec: "Page size of each route other than the default: not shown" (50 "may differ per route"). */
+  customerPageSize: number;
+  /** How many customers the collection holds. */
+  customerCount: number;
+  /** Spec: id "may be absent in some errors". */
+  errorIds: boolean;
+  /** Spec: errors is "filled when the error has several messages": 'always' sends [] otherwise. */
+  errorsField: 'always' | 'when-several';
+  /** Spec: the error body's path is the "route that caused the error". */
+  errorPath: 'route' | 'request-path';
+  /** A JSON content type of errors: plain application/json or the problem+json suffix type. */
+  errorMediaType: 'application/json' | 'application/problem+json';
+  /** Spec: timestamp is "ISO 8601 date-time": 'offset' writes +00:00 and no milliseconds. */
+  timestampStyle: 'utc-z' | 'offset';
+  /** Spec: "Error responses of the demo pet operations: not shown". */
+  petErrors: 'json' | 'text';
+  /** Spec: POST /pets answers "201 with no body shown": 'created' echoes the stored pet. */
+  petCreatedBody: 'none' | 'created';
+  /** Spec silent on limit > 100: clamp it, or refuse with 400. */
+  limitAbove100: 'clamp' | 'refuse';
+  /** How the deprecation of GET /pets/{petId} is announced (RFC 9745 or the older draft's `true`). */
+  deprecationHeader: 'true' | 'date';
+  /** Token lifetime in seconds (spec: "Token lifetime: not shown"). */
+  tokenTtlSeconds: number;
+  /** Requests per credential per minute (spec: "Rate limit values: not shown"). */
+  rateLimitPerMinute: number;
+  /** Main-service routes whose feature is disabled: route -> feature name. */
+  disabledFeatures: Record<string, string>;
+  /** API keys pinned to an address this machine never uses (spec: API key 3). */
+  pinnedIp: string;
+  breakRule?: BrokenRule;
+}
+
+export const DEFAULT_OPTIONS: IndependentOptions = {
+  sessionExpiredStatus: 440,
+  customerPageSize: 25,
+  customerCount: 57,
+  errorIds: false,
+  errorsField: 'always',
+  errorPath: 'route',
+  errorMediaType: 'application/json',
+  timestampStyle: 'utc-z',
+  petErrors: 'json',
+  petCreatedBody: 'none',
+  limitAbove100: 'clamp',
+  deprecationHeader: 'true',
+  tokenTtlSeconds: 900,
+  rateLimitPerMinute: 20_000,
+  disabledFeatures: { '/v1/reports': 'reports' },
+  pinnedIp: '10.20.30.40',
+};
