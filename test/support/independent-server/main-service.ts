@@ -1,4 +1,5 @@
 // The main service's routes, relative to {base_url} (spec: Endpoints / Main service).
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, type Scheme } from './authenticate.ts';
 import type { Credentials } from './credentials.ts';
@@ -61,6 +62,13 @@ export class MainService {
     const caller = authenticate(req, known.accepts, this.credentials, this.options);
     if (!caller.ok) return fail(caller.error);
     const limited = this.limiter.take(caller.credential);
+    if (limited.allowed && this.options.rateLimitHeaders) {
+      res.setHeader('ratelimit-policy', `${this.options.rateLimitPerMinute};w=60`);
+      res.setHeader(
+        'ratelimit',
+        `limit=${this.options.rateLimitPerMinute}, remaining=${limited.remaining}, reset=${limited.resetSeconds}`,
+      );
+    }
     if (!limited.allowed) {
       return fail({
         status: 429,
@@ -85,7 +93,9 @@ export class MainService {
         locale: 'pt-PT',
       });
     }
-    return sendJson(res, 200, this.flags.forUser(caller.userId), { 'cache-control': 'private, max-age=60' });
+    return sendJson(res, 200, this.flags.answerFor(caller.userId, this.options.flagShape), {
+      'cache-control': 'private, max-age=60',
+    });
   }
 
   private async token(

@@ -17,6 +17,20 @@ export interface IndependentOptions {
   errorIds: boolean;
   /** Spec: errors is "filled when the error has several messages": 'always' sends [] otherwise. */
   errorsField: 'always' | 'when-several';
+  /** Status of wrong client credentials on the token route (spec: shape shown, status not). */
+  wrongClientStatus: 400 | 401;
+  /** Status of an API key sent to a bearer-only route (spec: "Each route states which it accepts"). */
+  apiKeyOnBearerRouteStatus: 401 | 403;
+  /** The token response's fields beyond access_token (spec: "not shown"). */
+  tokenExtras: 'oauth' | 'with-refresh-token';
+  /** Spec: "Response shapes of /v1/feature-flags: not shown": an object with a list, a bare list, a map. */
+  flagShape: 'object' | 'array' | 'map';
+  /** A POST /pets with an id that exists: replaced, or refused 409 (spec: not shown). */
+  duplicatePet: 'replace' | 'conflict';
+  /** Pets the store starts with. */
+  petCount: number;
+  /** IETF RateLimit headers on every limited route's answer. */
+  rateLimitHeaders: boolean;
   /** Spec: the error body's path is the "route that caused the error". */
   errorPath: 'route' | 'request-path';
   /** A JSON content type of errors: plain application/json or the problem+json suffix type. */
@@ -49,6 +63,13 @@ export const DEFAULT_OPTIONS: IndependentOptions = {
   errorIds: false,
   errorsField: 'always',
   errorPath: 'route',
+  wrongClientStatus: 401,
+  apiKeyOnBearerRouteStatus: 403,
+  tokenExtras: 'oauth',
+  flagShape: 'object',
+  duplicatePet: 'replace',
+  petCount: 130,
+  rateLimitHeaders: false,
   errorMediaType: 'application/json',
   timestampStyle: 'utc-z',
   petErrors: 'json',

@@ -14,7 +14,7 @@ export class PetStore {
   constructor(options: IndependentOptions) {
     this.options = options;
     const statuses = ['available', 'pending', 'sold'] as const;
-    for (let i = 1; i <= 130; i += 1) {
+    for (let i = 1; i <= options.petCount; i += 1) {
       const pet: Pet = { id: String(i), name: `Pet ${i}` };
       if (i % 3 !== 0) pet.tag = i % 2 === 0 ? 'dog' : 'cat';
       if (i % 4 !== 0) pet.status = statuses[i % 3];
@@ -78,6 +78,10 @@ export class PetStore {
     if (!body.ok) return this.fail(res, 400, body.reason);
     const read = readPet(body.value, body.text);
     if (!read.ok) return this.fail(res, 400, read.problems.join('; '));
+    if (this.options.duplicatePet === 'conflict' && this.pets.has(read.pet.id)) {
+      this.fail(res, 409, `a pet with id ${read.pet.id} exists`);
+      return;
+    }
     this.pets.set(read.pet.id, read.pet);
     if (this.options.petCreatedBody === 'created') {
       sendJson(res, 201, petJson(read.pet), { location: `pets/${read.pet.id}` });

@@ -13,7 +13,11 @@ export class RateLimiter {
   }
 
   /** Counts one request; answers the seconds to wait when over the limit. */
-  take(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+  take(
+    key: string,
+  ):
+    | { allowed: true; remaining: number; resetSeconds: number }
+    | { allowed: false; retryAfterSeconds: number } {
     const t = this.now();
     let w = this.windows.get(key);
     if (!w || t - w.start >= this.windowMs) {
@@ -21,7 +25,8 @@ export class RateLimiter {
       this.windows.set(key, w);
     }
     w.count += 1;
-    if (w.count <= this.limit) return { allowed: true };
+    const resetSeconds = Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
+    if (w.count <= this.limit) return { allowed: true, remaining: this.limit - w.count, resetSeconds };
     return {
       allowed: false,
       retryAfterSeconds: Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000)),
