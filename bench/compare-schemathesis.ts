@@ -36,6 +36,7 @@ const DEFAULT_FAULTS = [
   'nameless-pet-stored',
   'pet-status-outside-enum-stored',
   'pet-tag-dropped',
+  'pet-non-ascii-mangled',
   'page-zero-first-page',
   'pet-without-name-accepted',
   'pets-limit-over-100',
