@@ -125,6 +125,19 @@ describe.skipIf(noK6)(
       });
     }
 
+    it('redirect-other-address: the flag-cache probe follows no redirect either, and fails naming the origin', async () => {
+      const h = await hostileRun('redirect-other-address', 'flag-cache', {
+        FLAG_DURATION: '3s',
+        FLAG_VUS: '2',
+        FLAG_POLL_INTERVAL: '1s',
+      });
+      expectNothingLeaked(h);
+      expect(h.run.code, h.run.output.slice(-1500)).toBe(99);
+      const json = report(h, 'flag-cache');
+      expect(json.verdict).toBe('failed');
+      expect(json.checks.some((c) => c.name === redirectCheckName(302, h.listener.origin))).toBe(true);
+    });
+
     it('token-307: the client secret is not posted elsewhere and no token from elsewhere is used', async () => {
       const h = await hostileRun('token-307', 'release', {});
       expectNothingLeaked(h);
