@@ -101,8 +101,14 @@ describe('load/lib/shared/', () => {
       /\bhttp\.(get|post|put|patch|del|request|batch|asyncRequest)\(/,
     ).filter((path) => path.startsWith('load/') && path !== 'load/lib/k6/http.ts');
     expect(k6Senders).toEqual([]);
-    // Ids from the target become paths only through pathSegment.
+    // Ids from the target become paths only through pathSegment: no other encoder of path values,
+    // and no request path in a suite or in src/ interpolates a value without it.
     expect(definedOutsideShared(/encodeURIComponent\(String\(value\)\)/)).toEqual([]);
+    const rawPaths = [...PRODUCT, ...tsFiles(join(ROOT, 'suites'))]
+      .filter((path) => !relative(ROOT, path).startsWith('src/reference/'))
+      .filter((path) => /\bpath:\s*`[^`]*\$\{(?!pathSegment\()/.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(ROOT, path));
+    expect(rawPaths).toEqual([]);
   });
 
   it('holds the configuration rules once: target names, addresses, the switch, the timeout, this machine', () => {
