@@ -373,7 +373,11 @@ const TABLE = [
     'GNR-03',
     'the token route reads client_id and client_secret with String(), so ["id"] passes as "id"',
   ),
-  fault('pets-negative-limit-accepted', 'GNR-03', 'GET /pets answers a negative limit as if none were given'),
+  fault(
+    'pets-limit-not-a-number-accepted',
+    'GNR-03',
+    'GET /pets answers a limit that is not an integer (limit=abc) as if none were given',
+  ),
   fault('nameless-pet-stored', 'GNR-03', 'POST /pets accepts and stores a pet without name'),
   fault(
     'pet-status-outside-enum-stored',

@@ -44,6 +44,11 @@ export const CHOICES = {
     notShown: 'a minimum of `limit`',
     answers: '`refuse`: `limit=0` is 400; `empty`: answered with no pets',
   },
+  'limit-negative': {
+    values: ['refuse', 'default'],
+    notShown: 'a minimum of `limit` (only "maximum 100" is shown)',
+    answers: '`refuse`: `limit=-1` is 400; `default`: read as no limit (100 pets)',
+  },
   'page-below-one': {
     values: ['400', '422'],
     notShown: 'the answer to page 0 or a negative page (only a page above `total_pages` is shown: 422)',

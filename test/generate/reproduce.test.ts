@@ -100,7 +100,7 @@ describe('a generated failure reproduces exactly', () => {
   it.each([
     // A secret inside a JSON body: the issue's `[REDACTED]"$CLIENT_SECRET"` case.
     ['token-wrong-type-accepted', 'createToken', 'invalid'],
-    ['pets-negative-limit-accepted', 'listPets', 'invalid'],
+    ['pets-limit-not-a-number-accepted', 'listPets', 'invalid'],
     ['pet-tag-refused', 'createPets', 'valid'],
   ] as const)(
     '%s: the printed command sends the failing %s request again',

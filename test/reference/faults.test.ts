@@ -259,7 +259,7 @@ const PROBES: Record<string, Probe> = {
     const { status } = await s.call('/api/v1/auth/token', { method: 'POST', body });
     return status >= 400 && status < 500;
   },
-  'pets-negative-limit-accepted': async (s) => (await s.call(`${PETS}?limit=-1`)).status === 400,
+  'pets-limit-not-a-number-accepted': async (s) => (await s.call(`${PETS}?limit=abc`)).status === 400,
   'nameless-pet-stored': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5012 } })).status === 400,
   'pet-status-outside-enum-stored': async (s) =>

@@ -126,6 +126,16 @@ describe('startReferenceServer options', () => {
       });
     });
 
+    it('limit-negative: refused, or read as no limit', async () => {
+      await withServer({}, async (s) => {
+        expect((await s.call(`${PETS}?limit=-1`)).status).toBe(400);
+      });
+      await withServer({ choices: { 'limit-negative': 'default' } }, async (s) => {
+        expect((await s.call(`${PETS}?limit=-1`)).json).toHaveLength(100);
+        expect((await s.call(`${PETS}?limit=abc`)).status).toBe(400);
+      });
+    });
+
     it('page-below-one: page 0 and a negative page refused with 400, or with 422', async () => {
       await withServer({}, async (s) => {
         expect((await s.withKey('/api/v1/customers?page=0')).status).toBe(400);

@@ -42,9 +42,10 @@ function listLimit(ctx: RequestContext): number {
   ) {
     throw simulatedCrash();
   }
-  if (faults.has('pets-negative-limit-accepted') && /^-\d+$/.test(raw)) return byDefault;
-  // The choices the spec leaves open (src/reference/options.ts): limit=0 refused or answered with
-  // no pets, a limit above 100 refused or clamped to 100.
+  if (faults.has('pets-limit-not-a-number-accepted') && /^[a-z]+$/i.test(raw)) return byDefault;
+  // The choices the spec leaves open (src/reference/options.ts): a negative limit refused or read
+  // as none, limit=0 refused or answered with no pets, a limit above 100 refused or clamped to 100.
+  if (/^-\d+$/.test(raw) && choices['limit-negative'] === 'default') return byDefault;
   const digits = readNotation(ctx, raw);
   if (/^0+$/.test(digits) && choices['limit-zero'] === 'empty') return 0;
   const limit = positiveInteger('limit', digits);
