@@ -1,8 +1,7 @@
 // Writes a report so that a reader (CI, a browser, the next run's history) sees the old file or the
 // new one, never a truncated one: the text goes to a temporary file beside the target (same folder,
 // so the same file system) and is renamed into place, which POSIX makes atomic.
-import { rmSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 // Temporary files being written now: a forced exit (a second Ctrl-C) removes them on its way out.
@@ -17,30 +16,21 @@ export function reserveTemporaryPath(path: string): string {
   return temporary;
 }
 
-/** Puts a finished temporary file in place of the report (one rename). */
-export async function commitTemporary(temporary: string, path: string): Promise<void> {
-  try {
-    await rename(temporary, path);
-  } finally {
-    pending.delete(temporary);
-  }
-}
-
-/** Gives up a temporary file (its writer failed). */
-export async function discardTemporary(temporary: string): Promise<void> {
-  await rm(temporary, { force: true });
-  pending.delete(temporary);
-}
-
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const temporary = reserveTemporaryPath(path);
   try {
-    // flush: the bytes reach the disk before the rename makes them visible.
-    await writeFile(temporary, text, { flush: true });
-    await commitTemporary(temporary, path);
+    // Synchronous on purpose: a forced exit (a second Ctrl-C) runs between two JavaScript steps,
+    // so it finds the temporary file whole or not begun. An asynchronous write could still be
+    // creating it on libuv's threads after the exit's clean-up had looked (seen on a loaded
+    // machine: a `.index.html.*.tmp` left behind). flush: the bytes reach the disk before the
+    // rename makes them visible.
+    writeFileSync(temporary, text, { flush: true });
+    renameSync(temporary, path);
   } catch (error) {
-    await discardTemporary(temporary);
+    rmSync(temporary, { force: true });
     throw error;
+  } finally {
+    pending.delete(temporary);
   }
 }
 
