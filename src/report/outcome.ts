@@ -5,6 +5,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { TestCase } from 'vitest/node';
 import { reasonOf } from '../checks/failure.ts';
+import { firstLine } from '../client/errors.ts';
 import '../checks/meta.ts';
 
 export type Outcome =
@@ -50,7 +51,8 @@ export function outcomeOf(test: TestCase): Outcome | undefined {
         // that failed outside check() (a hook, a suite that could not load).
         reason: meta?.failure
           ? capped(reasonOf(meta.failure))
-          : result.errors?.map(errorText).join('\n') || 'failed',
+          : // One line each: vitest's own errors (a timeout) run on with advice.
+            result.errors?.map((e) => firstLine(errorText(e))).join('; ') || 'failed',
       };
     case 'skipped':
       // A cancelled run (Ctrl-C, SIGTERM) marks what it did not finish skipped with vitest's note.
