@@ -22,11 +22,11 @@ import {
   virtualMs,
   virtualSeconds,
 } from './lib/flag-plan.ts';
-import { FlagWindowTracker } from './lib/flag-window.ts';
 import { inInit } from './lib/init.ts';
 import { advanceClock, setFeature } from './lib/k6/control.ts';
 import { bearerHeaders, bodyText, get, issueToken, type Response } from './lib/k6/http.ts';
 import { VuSession } from './lib/session.ts';
+import { FlagWindowTracker } from './lib/shared/flag-window.ts';
 import type { K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
 import { buildReport } from './lib/summary/report.ts';

@@ -10,7 +10,7 @@ import {
   judgeRenewal,
   judgeWindow,
   type WatchVerdict,
-} from '../load/lib/flag-window.ts';
+} from '../load/lib/shared/flag-window.ts';
 import {
   errorCode,
   expectErrorBody,

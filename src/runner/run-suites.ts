@@ -1,11 +1,12 @@
 // Drives one vitest run of the conformance suites for the CLI, with the interrupt handling of
 // interrupts.ts in place of vitest's own (which ends the process at the first signal, before any
 // report is written). Returns the exit code the reporter decided, when it says.
+
 import { createVitest, type TestModule } from 'vitest/node';
 import type { HandedOver } from '../checks/meta.ts';
-import { uncoloured } from '../cli/color.ts';
 import { firstLine } from '../client/errors.ts';
 import type { InterruptHandling } from './interrupts.ts';
+import { uncoloured } from './uncoloured.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 

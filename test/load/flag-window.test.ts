@@ -12,7 +12,7 @@ import {
   judgeRenewal,
   judgeWindow,
   type WatchTick,
-} from '../../load/lib/flag-window.ts';
+} from '../../load/lib/shared/flag-window.ts';
 
 /** Flag data that differs for every renewal number. */
 const body = (renewal: number) =>
