@@ -92,6 +92,25 @@ area('api-key', () => {
 
     check(
       {
+        id: `KEY-HALF-${op.operationId}`,
+        title: `${route} refuses half an API key: the id without its secret, the secret without its id`,
+        rules: ['KEY-02'],
+      },
+      async (t) => {
+        const { apiKeyId, apiKeySecret } = t.config.credentials;
+        const halves: { what: string; headers: Record<string, string> }[] = [
+          { what: 'the key id without its secret', headers: { 'x-api-key-id': apiKeyId } },
+          { what: 'the key secret without its id', headers: { 'x-api-key-secret': apiKeySecret } },
+        ];
+        for (const half of halves) {
+          const res = await t.client.request(requestFor(op, t.config, { headers: half.headers }));
+          expectRefusal(res, `${route} with ${half.what}`);
+        }
+      },
+    );
+
+    check(
+      {
         id: `KEY-PINNED-CLAIMS-${op.operationId}`,
         title: `${route} refuses a pinned key whatever address the request's headers claim`,
         rules: ['KEY-03'],

@@ -268,7 +268,10 @@ const INVARIANTS: readonly Invariant[] = [
     },
   },
   onErrorBody('INV-ERROR-MESSAGE', 'every error body has its message', 'ERR-01', (body) =>
-    typeof body.message === 'string' ? '' : `message is ${JSON.stringify(body.message) ?? 'absent'}`,
+    // "always present; explains the error": an empty message explains nothing.
+    typeof body.message === 'string' && body.message.trim() !== ''
+      ? ''
+      : `message is ${JSON.stringify(body.message) ?? 'absent'}`,
   ),
   onErrorBody(
     'INV-ERROR-FIELDS',
@@ -276,7 +279,9 @@ const INVARIANTS: readonly Invariant[] = [
     'ERR-02',
     (body) => {
       const v = validateErrorBody(body);
-      return v.valid ? '' : v.errors.join('; ');
+      if (!v.valid) return v.errors.join('; ');
+      // "code: internal error code": an empty string names no code.
+      return body.code === '' ? 'code is an empty string' : '';
     },
   ),
   onErrorBody(

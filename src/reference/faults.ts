@@ -74,6 +74,11 @@ const TABLE = [
     'an unknown API key id is accepted (as the default key) whatever its secret',
   ),
   fault(
+    'api-key-id-alone-accepted',
+    'KEY-02',
+    'an API key id sent without its secret is accepted as that key',
+  ),
+  fault(
     'api-key-secret-prefix-compared',
     'KEY-02',
     'the API key secret is compared without its last character (a near miss is accepted)',

@@ -56,6 +56,10 @@ function apiKeyPrincipal(ctx: RequestContext): Principal {
   const { faults, apiKeys } = ctx.state;
   const id = header(ctx, 'x-api-key-id');
   const secret = header(ctx, 'x-api-key-secret');
+  if (faults.has('api-key-id-alone-accepted') && id !== undefined && secret === undefined) {
+    const alone = apiKeys.find(id);
+    if (alone) return { scheme: 'apiKey', userId: alone.userId, bucket: `key:${alone.id}` };
+  }
   if (id === undefined || secret === undefined) {
     throw new ApiError(401, 'UNAUTHORIZED', 'x-api-key-id and x-api-key-secret must be sent together');
   }

@@ -76,6 +76,8 @@ const PROBES: Record<string, Probe> = {
   'api-key-unknown-id-accepted': async (s) =>
     (await s.call(CUSTOMERS, { headers: { 'x-api-key-id': 'nobody', 'x-api-key-secret': 'x' } })).status ===
     401,
+  'api-key-id-alone-accepted': async (s) =>
+    (await s.call(CUSTOMERS, { headers: { 'x-api-key-id': s.running.credentials.apiKeyId } })).status === 401,
   'api-key-secret-prefix-compared': async (s) => {
     const nearMiss = `${s.running.credentials.apiKeySecret.slice(0, -1)}X`;
     return (
