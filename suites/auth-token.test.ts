@@ -55,29 +55,42 @@ area('auth-token', () => {
     },
   );
 
-  const refusals: { id: string; title: string; body: (clientId: string) => unknown }[] = [
-    {
-      id: 'TOK-WRONG-SECRET',
-      title: 'a wrong client_secret is refused',
-      body: (clientId) => ({ client_id: clientId, client_secret: 'wrong-secret-for-conformance' }),
-    },
-    {
-      id: 'TOK-UNKNOWN-CLIENT',
-      title: 'an unknown client_id is refused',
-      body: () => ({ client_id: 'conformance-unknown-client', client_secret: 'conformance-unknown-secret' }),
-    },
-    {
-      id: 'TOK-MISSING-SECRET',
-      title: 'a request without client_secret is refused',
-      body: (clientId) => ({ client_id: clientId }),
-    },
-    { id: 'TOK-EMPTY-BODY', title: 'an empty request body is refused', body: () => ({}) },
-  ];
+  const refusals: { id: string; title: string; body: (clientId: string, clientSecret: string) => unknown }[] =
+    [
+      {
+        id: 'TOK-WRONG-SECRET',
+        title: 'a wrong client_secret is refused',
+        body: (clientId) => ({ client_id: clientId, client_secret: 'wrong-secret-for-conformance' }),
+      },
+      {
+        id: 'TOK-UNKNOWN-CLIENT',
+        title: 'an unknown client_id is refused',
+        body: () => ({
+          client_id: 'conformance-unknown-client',
+          client_secret: 'conformance-unknown-secret',
+        }),
+      },
+      {
+        id: 'TOK-MISSING-SECRET',
+        title: 'a request without client_secret is refused',
+        body: (clientId) => ({ client_id: clientId }),
+      },
+      { id: 'TOK-EMPTY-BODY', title: 'an empty request body is refused', body: () => ({}) },
+      {
+        // The right values in another JSON type: a server that stringifies them would take them.
+        id: 'TOK-WRONG-TYPES',
+        title: 'the right client_id and client_secret, each in an array, are refused',
+        body: (clientId, clientSecret) => ({ client_id: [clientId], client_secret: [clientSecret] }),
+      },
+    ];
   for (const refusal of refusals) {
     check(
       { id: refusal.id, title: `${refusal.title} with a 4xx and the error body`, rules: ['TOK-03'] },
       async (t) => {
-        const res = await requestToken(t.client, refusal.body(t.config.credentials.clientId));
+        const res = await requestToken(
+          t.client,
+          refusal.body(t.config.credentials.clientId, t.config.credentials.clientSecret),
+        );
         const body = expectRefusal(res, `POST /v1/auth/token: ${refusal.title}`) as Unchecked<TokenResponse>;
         expect(body.access_token, 'a refused token request must not carry an access_token').toBeUndefined();
       },

@@ -377,6 +377,9 @@ const TABLE = [
     'token-wrong-type-accepted',
     'GNR-03',
     'the token route reads client_id and client_secret with String(), so ["id"] passes as "id"',
+    undefined,
+    // TOK-WRONG-TYPES (suites/auth-token.test.ts) sends exactly that, beside the generated requests.
+    ['auth-token'],
   ),
   fault(
     'pets-limit-not-a-number-accepted',
