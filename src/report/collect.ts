@@ -79,6 +79,7 @@ function checkOf(test: TestCase, area: Area | undefined): CheckResult | undefine
         reason: outcome.reason,
         ...(meta?.failedExchange !== undefined ? { failedExchange: meta.failedExchange } : {}),
         ...(meta?.replay !== undefined ? { replay: meta.replay } : {}),
+        ...(meta?.failure ? { failure: meta.failure } : {}),
       };
     default:
       return { ...base, status: 'skipped', reason: outcome.reason };

@@ -1,4 +1,5 @@
 // The shape of reports/results.json (docs/architecture.md "Results"; schemas/results.schema.json).
+import type { CheckFailure } from '../checks/failure.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import type { TargetName } from '../config/index.ts';
 import type { Area, RuleLevel } from '../rules/catalogue.ts';
@@ -21,6 +22,8 @@ export interface CheckResult {
   reason?: string;
   /** Index in exchanges of the exchange the failing expectation was about. */
   failedExchange?: number;
+  /** The failure as data (its quote cut to 4 KiB), as the check's assertions made it. */
+  failure?: CheckFailure;
   /** A command that runs the failing case again (a generated check's seed and rule). */
   replay?: string;
   durationMs: number;

@@ -23,6 +23,23 @@ export const REPORT_FILES = {
   junit: 'junit.xml',
 } as const;
 
+/** How much of the target's quoted text a failure keeps in the reports (its exchange keeps up to 64 KiB). */
+export const QUOTE_KEPT = 4096;
+
+/** Each failure's quote cut, after redaction: a cut first could leave the start of a secret. */
+function withQuotesCut(results: ConformanceResults): ConformanceResults {
+  const cut = (quote: string) =>
+    quote.length <= QUOTE_KEPT
+      ? quote
+      : `${quote.slice(0, QUOTE_KEPT)}… [${quote.length - QUOTE_KEPT} more characters]`;
+  return {
+    ...results,
+    checks: results.checks.map((c) =>
+      c.failure?.quote === undefined ? c : { ...c, failure: { ...c.failure, quote: cut(c.failure.quote) } },
+    ),
+  };
+}
+
 /** At the start of a run: the last results become the previous ones; stale pages go. */
 export async function rotateReports(dir: string): Promise<void> {
   await makeFolder(dir);
@@ -55,7 +72,7 @@ export async function writeReports(
   // Redacted as a value, before anything is cut, serialized or rendered: the renderers then only
   // escape for their format, and no text pass runs over what they wrote (such a pass broke the
   // JSON's escaping and the quoting of the curl lines).
-  const results = scrubber.deep(withHistory);
+  const results = withQuotesCut(scrubber.deep(withHistory));
   await makeFolder(dir);
   // results.json last of these three (the reporter writes junit.xml after it): a reader that finds
   // it finds this run's summary.md and index.html beside it. The CLI's exit code does not read it.
