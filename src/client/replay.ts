@@ -75,24 +75,35 @@ export interface Hiding {
 
 /** Variables for values the filter hides that no configured variable holds (made up by a check). */
 export const HIDDEN_PREFIX = 'HIDDEN_';
+// The field name just before a hidden value (`"client_secret":"` or `access_token=`); matched on
+// the last characters only, so a long text before it costs nothing.
+const FIELD_BEFORE = /([A-Za-z0-9_-]{1,60})(?:"\s*:\s*"|=)$/;
 const upperSnake = (name: string) => name.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
 
 /**
  * The spans of `original` that `redacted` hides: the literal pieces of `redacted` between its
- * REDACTED marks come back in order; what lies between them in the original is hidden.
+ * REDACTED marks come back in order; what lies between them in the original is hidden. Found with
+ * indexOf, not a regular expression (a request body may be megabytes long). Any split that fits is
+ * safe: the literal pieces are what the redacted text shows anyway.
  */
 function hiddenSpans(original: string, redacted: string, mark: string): (string | { hidden: string })[] {
+  if (redacted === original) return original === '' ? [] : [original];
   const pieces = redacted.split(mark);
-  const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`^${pieces.map(literal).join('([\\s\\S]*?)')}$`).exec(original);
-  if (!match) return [{ hidden: original }];
-  const out: (string | { hidden: string })[] = [];
-  pieces.forEach((piece, i) => {
-    if (piece) out.push(piece);
-    const hidden = match[i + 1];
+  const first = pieces[0] ?? '';
+  const last = pieces.at(-1) ?? '';
+  if (!original.startsWith(first)) return [{ hidden: original }];
+  const out: (string | { hidden: string })[] = first ? [first] : [];
+  let at = first.length;
+  for (let i = 1; i < pieces.length; i++) {
+    const piece = pieces[i] ?? '';
+    const isLast = i === pieces.length - 1;
+    const found = isLast ? original.length - piece.length : original.indexOf(piece, at);
+    if (found < at || (isLast && !original.endsWith(piece))) return [{ hidden: original }];
     // An empty span hides nothing (a field pattern met a value that is a variable already).
-    if (i < pieces.length - 1 && hidden) out.push({ hidden });
-  });
+    if (found > at) out.push({ hidden: original.slice(at, found) });
+    if (piece) out.push(piece);
+    at = found + piece.length;
+  }
   return out;
 }
 
@@ -133,8 +144,7 @@ function valueParts(
       }
       const before = out.at(-1);
       const field =
-        context ??
-        (typeof before === 'string' ? /([A-Za-z0-9_-]+)(?:"\s*:\s*"|=)$/.exec(before)?.[1] : undefined);
+        context ?? (typeof before === 'string' ? FIELD_BEFORE.exec(before.slice(-100))?.[1] : undefined);
       out.push({ variable: `${HIDDEN_PREFIX}${upperSnake(field ?? 'secret')}` });
     }
   }

@@ -225,3 +225,26 @@ describe('curlOf: a generated request keeps the values it made up', () => {
     expect(variablesOf(command)).toEqual(['CLIENT_SECRET']);
   });
 });
+
+describe('curlOf: a large body', () => {
+  it('a 4 MiB body with a secret field and a configured secret is recorded, cut, and its command says so', async () => {
+    server = await startServer((_r, res) => json(res, 413, {}));
+    const client = createApiClient(testConfig(server.origin));
+    const name = 'n'.repeat(4 * 1024 * 1024);
+    await client.request({
+      service: 'petstore',
+      method: 'POST',
+      path: 'pets',
+      auth: 'none',
+      body: { name, client_secret: 'made-up', note: SECRETS.clientSecret },
+    });
+    const exchange = client.recorder.exchanges()[0] as RecordedExchange;
+    expect(exchange.replay?.bodyCut).toBe(
+      JSON.stringify({ name, client_secret: 'made-up', note: SECRETS.clientSecret }).length,
+    );
+    const command = curlOf(exchange);
+    expect(command).not.toContain(SECRETS.clientSecret);
+    expect(command).toMatch(/ # the body is cut to its first characters; the request sent \d+$/);
+    expect(command.length).toBeLessThan(70 * 1024);
+  });
+});

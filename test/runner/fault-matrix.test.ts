@@ -26,7 +26,7 @@ describe('fault matrix', () => {
     } catch {
       throw new Error(`npm run faults printed no matrix (exit ${run.code}): ${run.stderr.slice(-500)}`);
     }
-  }, 240_000);
+  }, 600_000);
 
   it('every check passes against the clean reference server', () => {
     expect(matrix.clean.checks.length).toBeGreaterThan(40);
