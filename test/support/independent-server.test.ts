@@ -119,6 +119,108 @@ describe('the independent server', () => {
   });
 });
 
+describe('its open choices take effect (so the runs below try what they say)', () => {
+  async function call(base: string, path: string, init: RequestInit = {}) {
+    const res = await fetch(new URL(path, base), init);
+    const text = await res.text();
+    return { status: res.status, type: res.headers.get('content-type') ?? '', headers: res.headers, text };
+  }
+
+  it('defaults: SESSION_EXPIRED 440, page 0 a 400 of its own, limit 101 clamped, pinned key refused, int64 ids exact', async () => {
+    const s = await startIndependentServer();
+    try {
+      const bearer = { authorization: `Bearer ${s.expiredAccessToken}` };
+      const expired = await call(s.apiBaseUrl, 'v1/user/me', { headers: bearer });
+      expect([expired.status, JSON.parse(expired.text).code]).toEqual([440, 'SESSION_EXPIRED']);
+      const key = { 'x-api-key-id': s.apiKeyId, 'x-api-key-secret': s.apiKeySecret };
+      const page0 = await call(s.apiBaseUrl, 'v1/customers?page=0', { headers: key });
+      expect([page0.status, JSON.parse(page0.text).code, 'id' in JSON.parse(page0.text)]).toEqual([
+        400,
+        'INVALID_PAGE',
+        false,
+      ]);
+      const beyond = JSON.parse((await call(s.apiBaseUrl, 'v1/customers?page=4', { headers: key })).text);
+      expect(beyond).toMatchObject({ code: 'VALIDATION_ERROR', status_code: 422, errors: [], handled: true });
+      expect(beyond.message).toContain('maximum page is 3');
+      const pinned = {
+        'x-api-key-id': s.pinnedKeyId,
+        'x-api-key-secret': s.pinnedKeySecret,
+        'x-forwarded-for': s.options.pinnedIp,
+      };
+      expect((await call(s.apiBaseUrl, 'v1/customers', { headers: pinned })).status).toBe(403);
+      expect(JSON.parse((await call(`${s.petstoreBaseUrl}/`, 'pets?limit=101')).text)).toHaveLength(100);
+      const big = '{"id":1152921504606846977,"name":"Big"}';
+      const created = await call(`${s.petstoreBaseUrl}/`, 'pets', {
+        method: 'POST',
+        body: big,
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(created.status).toBe(201);
+      expect((await call(`${s.petstoreBaseUrl}/`, 'pets/1152921504606846977')).text).toBe(big);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('other choices: 400 for a wrong client, problem+json with ids, plain-text pet errors, a refresh token, flags as a map', async () => {
+    const b = await startIndependentServer({
+      wrongClientStatus: 400,
+      errorIds: true,
+      errorMediaType: 'application/problem+json',
+      petErrors: 'text',
+      limitAbove100: 'refuse',
+    });
+    const c = await startIndependentServer({
+      tokenExtras: 'with-refresh-token',
+      flagShape: 'map',
+      apiKeyOnBearerRouteStatus: 401,
+      rateLimitHeaders: true,
+    });
+    try {
+      const wrong = await call(b.apiBaseUrl, 'v1/auth/token', {
+        method: 'POST',
+        body: JSON.stringify({ client_id: b.clientId, client_secret: 'not-the-secret' }),
+      });
+      expect([wrong.status, wrong.type, typeof JSON.parse(wrong.text).id]).toEqual([
+        400,
+        'application/problem+json; charset=utf-8',
+        'string',
+      ]);
+      const pets = await call(`${b.petstoreBaseUrl}/`, 'pets?limit=101');
+      expect([pets.status, pets.type]).toEqual([400, 'text/plain; charset=utf-8']);
+      const token = JSON.parse(
+        (
+          await call(c.apiBaseUrl, 'v1/auth/token', {
+            method: 'POST',
+            body: JSON.stringify({ client_id: c.clientId, client_secret: c.clientSecret }),
+          })
+        ).text,
+      );
+      expect(Object.keys(token).sort()).toEqual([
+        'access_token',
+        'expires_in',
+        'refresh_token',
+        'scope',
+        'token_type',
+      ]);
+      const flags = await call(c.apiBaseUrl, 'v1/feature-flags', {
+        headers: { authorization: `Bearer ${token.access_token}` },
+      });
+      expect(JSON.parse(flags.text)).toEqual({
+        'instant-payouts': true,
+        'crm-timeline': true,
+        reports: false,
+      });
+      expect(flags.headers.get('ratelimit')).toMatch(/^limit=20000, remaining=19999, reset=\d+$/);
+      const key = { 'x-api-key-id': c.apiKeyId, 'x-api-key-secret': c.apiKeySecret };
+      expect((await call(c.apiBaseUrl, 'v1/user/me', { headers: key })).status).toBe(401);
+    } finally {
+      await b.close();
+      await c.close();
+    }
+  });
+});
+
 describe('npm run conformance against a server written from the spec alone', { timeout: 180_000 }, () => {
   for (const set of CONFORMANT) {
     it(`passes: ${set.name}`, async () => {

@@ -35,7 +35,7 @@ export function authenticate(
       return {
         ok: false,
         error: {
-          status: 403,
+          status: options.apiKeyOnBearerRouteStatus,
           code: 'BEARER_TOKEN_REQUIRED',
           message: 'this route accepts a bearer token only',
         },

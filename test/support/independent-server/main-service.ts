@@ -34,9 +34,11 @@ export class MainService {
     this.options = options;
     this.credentials = credentials;
     this.customers = makeCustomers(options.customerCount);
-    this.limiter = new RateLimiter(options.rateLimitPerMinute);
+    this.limiter = new RateLimiter(options.rateLimit, options.rateWindowSeconds * 1000);
     this.flags = new FeatureFlags(() => {
-      const state: Record<string, boolean> = { 'instant-payouts': true, 'crm-timeline': true };
+      const flip = options.flagFlipEverySeconds;
+      const on = flip === undefined || Math.floor(Date.now() / (flip * 1000)) % 2 === 0;
+      const state: Record<string, boolean> = { 'instant-payouts': on, 'crm-timeline': true };
       for (const feature of Object.values(options.disabledFeatures)) state[feature] = false;
       return state;
     });
@@ -63,10 +65,10 @@ export class MainService {
     if (!caller.ok) return fail(caller.error);
     const limited = this.limiter.take(caller.credential);
     if (limited.allowed && this.options.rateLimitHeaders) {
-      res.setHeader('ratelimit-policy', `${this.options.rateLimitPerMinute};w=60`);
+      res.setHeader('ratelimit-policy', `${this.options.rateLimit};w=${this.options.rateWindowSeconds}`);
       res.setHeader(
         'ratelimit',
-        `limit=${this.options.rateLimitPerMinute}, remaining=${limited.remaining}, reset=${limited.resetSeconds}`,
+        `limit=${this.options.rateLimit}, remaining=${limited.remaining}, reset=${limited.resetSeconds}`,
       );
     }
     if (!limited.allowed) {
@@ -117,20 +119,22 @@ export class MainService {
       return fail({ status: 400, code: 'INVALID_REQUEST', message: problems.join('; '), errors: problems });
     }
     const client = this.credentials.findClient(value?.client_id, value?.client_secret);
-    if (!client)
-      return fail({ status: 401, code: 'INVALID_CLIENT', message: 'client credentials not recognised' });
+    if (!client) {
+      return fail({
+        status: this.options.wrongClientStatus,
+        code: 'INVALID_CLIENT',
+        message: 'client credentials not recognised',
+      });
+    }
     const issued = this.credentials.issue(client.userId);
-    sendJson(
-      res,
-      200,
-      {
-        access_token: issued.token,
-        token_type: 'Bearer',
-        expires_in: issued.expiresIn,
-        scope: 'profile users',
-      },
-      { 'cache-control': 'no-store' },
-    );
+    const answer: Record<string, unknown> = {
+      access_token: issued.token,
+      token_type: 'Bearer',
+      expires_in: issued.expiresIn,
+      scope: 'profile users',
+    };
+    if (this.options.tokenExtras === 'with-refresh-token') answer.refresh_token = `rt_${randomUUID()}`;
+    sendJson(res, 200, answer, { 'cache-control': 'no-store' });
   }
 
   private listCustomers(res: ServerResponse, url: URL, fail: (e: ErrorSpec) => void): void {

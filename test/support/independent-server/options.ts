@@ -47,8 +47,13 @@ export interface IndependentOptions {
   deprecationHeader: 'true' | 'date';
   /** Token lifetime in seconds (spec: "Token lifetime: not shown"). */
   tokenTtlSeconds: number;
-  /** Requests per credential per minute (spec: "Rate limit values: not shown"). */
-  rateLimitPerMinute: number;
+  /** Requests per credential per window (spec: "Rate limit values: not shown"). */
+  rateLimit: number;
+  /** Seconds of the limiter's window. */
+  rateWindowSeconds: number;
+  /** When set, the feature "instant-payouts" is switched on and off every so many seconds, so a
+   * watcher of GET /v1/feature-flags can see the cache hold and renew (no control API). */
+  flagFlipEverySeconds?: number;
   /** Main-service routes whose feature is disabled: route -> feature name. */
   disabledFeatures: Record<string, string>;
   /** API keys pinned to an address this machine never uses (spec: API key 3). */
@@ -77,7 +82,8 @@ export const DEFAULT_OPTIONS: IndependentOptions = {
   limitAbove100: 'clamp',
   deprecationHeader: 'true',
   tokenTtlSeconds: 900,
-  rateLimitPerMinute: 20_000,
+  rateLimit: 20_000,
+  rateWindowSeconds: 60,
   disabledFeatures: { '/v1/reports': 'reports' },
   pinnedIp: '10.20.30.40',
 };
