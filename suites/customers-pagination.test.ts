@@ -347,6 +347,13 @@ area('customers-pagination', () => {
 
   check({ id: 'PAG-PAGE-SIZE', title: 'the default page size is 50', rules: ['PAG-12'] }, async (t) => {
     const { pagination, data } = await firstPage(t);
+    // A collection of fewer than 50 items on one page shows no page size: 20 items in one page fit
+    // a page size of 20 as well as of 50, so the check proves nothing there.
+    if (pagination.total_pages === 1 && pagination.total_items < 50) {
+      t.skip(
+        `inconclusive: the collection holds ${pagination.total_items} items, one page, which shows no page size below 50`,
+      );
+    }
     expect(data.length, 'items on the first page').toBe(Math.min(50, pagination.total_items));
   });
 
