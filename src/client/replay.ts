@@ -90,7 +90,6 @@ function hiddenSpans(original: string, redacted: string, mark: string): (string 
   if (redacted === original) return original === '' ? [] : [original];
   const pieces = redacted.split(mark);
   const first = pieces[0] ?? '';
-  const last = pieces.at(-1) ?? '';
   if (!original.startsWith(first)) return [{ hidden: original }];
   const out: (string | { hidden: string })[] = first ? [first] : [];
   let at = first.length;
