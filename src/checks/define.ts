@@ -16,7 +16,7 @@ import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
 import { areaOfTags, areaTag } from '../rules/tags.ts';
 import { ensure, failedResponseOf } from './assertions.ts';
 import { type ControlClient, controlOf } from './control.ts';
-import { CheckFailed, type CheckFailure, reasonOf } from './failure.ts';
+import { CheckFailed, type CheckFailure, reasonOf, withRule } from './failure.ts';
 import type { CheckMeta } from './meta.ts';
 
 export interface CheckSpec {
@@ -199,7 +199,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         if (skipping) throw error;
         failure = { about: failedResponseOf(error) };
         // Redacted as a value, before anything cuts, joins or prints it.
-        const failed = recorder.redact(failureOf(error));
+        const failed = recorder.redact(withRule(failureOf(error), spec.rules));
         meta.failure = failed;
         if (level === 'SHOULD' && !config.strict) {
           // Reported as a non-strict failure; only CONFORMANCE_STRICT=1 makes it fail the run.

@@ -30,6 +30,15 @@ export function reasonOf(failure: CheckFailure): string {
   return `${failure.message}: ${cut || '(empty body)'}`;
 }
 
+/**
+ * The failure with its rule: the one the assertion named, else the check's own when it proves one
+ * rule (a check of several rules cannot tell which of them its failed expectation was about).
+ */
+export function withRule(failure: CheckFailure, rules: readonly string[]): CheckFailure {
+  if (failure.rule !== undefined || rules.length !== 1) return failure;
+  return { ...failure, rule: rules[0] as string };
+}
+
 /** The error our assertions throw: vitest sees an assertion error, the reporter the failure. */
 export class CheckFailed extends Error {
   readonly failure: CheckFailure;

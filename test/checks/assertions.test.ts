@@ -86,6 +86,18 @@ describe('expectStatus', () => {
     expect(() => expectStatus(response(204), is2xx, 'ok')).not.toThrow();
   });
 
+  it('a failure is data: expected, actual, and the acceptable answers where a class allows several', () => {
+    const classed = failureOf(() => expectStatus(response(500), is4xx, 'x')) as CheckFailed;
+    expect(classed.failure).toEqual({
+      message: 'x: expected 4xx, got 500 (application/json)',
+      expected: '4xx',
+      actual: '500 (application/json)',
+      acceptable: ['4xx'],
+    });
+    const exact = failureOf(() => expectStatus(response(200), 201, 'POST /pets')) as CheckFailed;
+    expect(exact.failure.acceptable).toBeUndefined();
+  });
+
   it('an error body without a message says what it expected', () => {
     const error = failureOf(() => expectErrorBody(response(400, { code: 'X' }), 'GET /v1/x'));
     expect(error.message).toBe('GET /v1/x: expected a message (string) in the error body, got undefined');

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { CONSOLE_FAILURE_CAP, consoleError, failureOf } from '../../src/checks/define.ts';
 import { expect as checkExpect } from '../../src/checks/expect.ts';
-import { CheckFailed } from '../../src/checks/failure.ts';
+import { CheckFailed, withRule } from '../../src/checks/failure.ts';
 
 /** A suite's matcher failing (src/checks/expect.ts): a failure object, not vitest's words. */
 function matcherError(): Error {
@@ -52,5 +52,13 @@ describe('the console error of a failed check', () => {
     const error = consoleError(failureOf(original), original, redact);
     expect(error.message.length).toBeLessThan(CONSOLE_FAILURE_CAP + 100);
     expect(error.message).toMatch(/more characters\]$/);
+  });
+});
+
+describe('the rule of a failure', () => {
+  it("is the assertion's when it names one, else the check's when the check proves one rule", () => {
+    expect(withRule({ message: 'm' }, ['PAG-03'])).toEqual({ message: 'm', rule: 'PAG-03' });
+    expect(withRule({ message: 'm', rule: 'ERR-01' }, ['PAG-03'])).toEqual({ message: 'm', rule: 'ERR-01' });
+    expect(withRule({ message: 'm' }, ['GNR-01', 'GNR-03'])).toEqual({ message: 'm' });
   });
 });
