@@ -72,7 +72,7 @@ const CONFORMANT: {
     shouldFailures: ['PAG-PAGE-SIZE'],
   },
   {
-    name: 'SESSION_EXPIRED 401, problem+json errors with ids, errors only when several, +00:00 timestamps, text pet errors, 201 with a body',
+    name: 'SESSION_EXPIRED 401, problem+json errors with ids, errors only when several, +00:00 timestamps, text pet errors, 201 with a body, bounded pet names and ids',
     options: {
       sessionExpiredStatus: 401,
       customerPageSize: 50,
@@ -89,13 +89,14 @@ const CONFORMANT: {
       flagShape: 'array',
       duplicatePet: 'conflict',
       wrongClientStatus: 400,
+      petBounds: 'typical',
     },
     // errors is "filled when the error has several messages": leaving it out otherwise is the
     // spec's own wording, so ERR-06 (errors on every body) can only be a SHOULD.
     shouldFailures: ['ERR-ERRORS-ARRAY', 'INV-ERROR-ERRORS'],
   },
   {
-    name: 'SESSION_EXPIRED 403, one page of 20 customers, 30 pets, flags as a map, a refresh token, RateLimit headers',
+    name: 'SESSION_EXPIRED 403 also for unknown tokens, +01:00 timestamps, one page of 20 customers, 30 pets, flags as a map, a refresh token, RateLimit headers',
     options: {
       sessionExpiredStatus: 403,
       customerPageSize: 20,
@@ -106,6 +107,8 @@ const CONFORMANT: {
       petCount: 30,
       rateLimitHeaders: true,
       apiKeyOnBearerRouteStatus: 401,
+      unknownToken: 'session-expired',
+      timestampStyle: 'plus-one',
     },
     shouldFailures: [],
     // 20 customers on one page fit a page size of 50 as well as of 20.

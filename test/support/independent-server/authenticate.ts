@@ -85,7 +85,10 @@ export function authenticate(
       };
     }
     const found = credentials.lookupToken(match[1]);
-    if (found.state === 'expired') {
+    if (
+      found.state === 'expired' ||
+      (found.state === 'unknown' && options.unknownToken === 'session-expired')
+    ) {
       return {
         ok: false,
         error: {

@@ -14,7 +14,9 @@ export interface ErrorSpec {
 }
 
 export function isoNow(style: IndependentOptions['timestampStyle']): string {
-  const iso = new Date().toISOString();
+  const now = Date.now();
+  if (style === 'plus-one') return `${new Date(now + 3_600_000).toISOString().slice(0, 23)}+01:00`;
+  const iso = new Date(now).toISOString();
   return style === 'offset' ? `${iso.slice(0, 19)}+00:00` : iso;
 }
 

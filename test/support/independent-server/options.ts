@@ -27,6 +27,9 @@ export interface IndependentOptions {
   flagShape: 'object' | 'array' | 'map';
   /** A POST /pets with an id that exists: replaced, or refused 409 (spec: not shown). */
   duplicatePet: 'replace' | 'conflict';
+  /** Pet values a typical server refuses though the spec gives no bound: an empty or long name
+   * (over 100 characters), an id of 0 or below (spec: "id: integer, int64", nothing more). */
+  petBounds: 'none' | 'typical';
   /** Pets the store starts with. */
   petCount: number;
   /** IETF RateLimit headers on every limited route's answer. */
@@ -35,8 +38,12 @@ export interface IndependentOptions {
   errorPath: 'route' | 'request-path';
   /** A JSON content type of errors: plain application/json or the problem+json suffix type. */
   errorMediaType: 'application/json' | 'application/problem+json';
-  /** Spec: timestamp is "ISO 8601 date-time": 'offset' writes +00:00 and no milliseconds. */
-  timestampStyle: 'utc-z' | 'offset';
+  /** Spec: timestamp is "ISO 8601 date-time": 'offset' writes +00:00 and no milliseconds,
+   * 'plus-one' the same moment at +01:00. */
+  timestampStyle: 'utc-z' | 'offset' | 'plus-one';
+  /** A bearer token the server does not know: INVALID_TOKEN, or SESSION_EXPIRED as a server that
+   * forgets expired sessions must answer (it cannot tell an old token from a made-up one). */
+  unknownToken: 'invalid' | 'session-expired';
   /** Spec: "Error responses of the demo pet operations: not shown". */
   petErrors: 'json' | 'text';
   /** Spec: POST /pets answers "201 with no body shown": 'created' echoes the stored pet. */
@@ -73,10 +80,12 @@ export const DEFAULT_OPTIONS: IndependentOptions = {
   tokenExtras: 'oauth',
   flagShape: 'object',
   duplicatePet: 'replace',
+  petBounds: 'none',
   petCount: 130,
   rateLimitHeaders: false,
   errorMediaType: 'application/json',
   timestampStyle: 'utc-z',
+  unknownToken: 'invalid',
   petErrors: 'json',
   petCreatedBody: 'none',
   limitAbove100: 'clamp',

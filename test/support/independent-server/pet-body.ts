@@ -62,7 +62,7 @@ export function topLevelRawValues(text: string): Map<string, string> {
 
 export type PetRead = { ok: true; pet: Pet } | { ok: false; problems: string[] };
 
-export function readPet(value: unknown, text: string): PetRead {
+export function readPet(value: unknown, text: string, bounds: 'none' | 'typical' = 'none'): PetRead {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, problems: ['the body must be a JSON object (a Pet)'] };
   }
@@ -83,6 +83,12 @@ export function readPet(value: unknown, text: string): PetRead {
   if ('tag' in body && typeof body.tag !== 'string') problems.push('tag must be a string');
   if ('status' in body && (typeof body.status !== 'string' || !STATUSES.has(body.status))) {
     problems.push('status must be one of available, pending, sold');
+  }
+  if (bounds === 'typical') {
+    if (id !== undefined && BigInt(id) <= 0n) problems.push('id must be positive');
+    if (typeof body.name === 'string' && (body.name.trim() === '' || body.name.length > 100)) {
+      problems.push('name must have 1 to 100 characters');
+    }
   }
   if (problems.length > 0 || id === undefined) return { ok: false, problems };
   const pet: Pet = { id, name: body.name as string };

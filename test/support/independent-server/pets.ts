@@ -76,7 +76,7 @@ export class PetStore {
   private async create(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJsonBody(req);
     if (!body.ok) return this.fail(res, 400, body.reason);
-    const read = readPet(body.value, body.text);
+    const read = readPet(body.value, body.text, this.options.petBounds);
     if (!read.ok) return this.fail(res, 400, read.problems.join('; '));
     if (this.options.duplicatePet === 'conflict' && this.pets.has(read.pet.id)) {
       this.fail(res, 409, `a pet with id ${read.pet.id} exists`);
