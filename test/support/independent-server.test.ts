@@ -66,8 +66,9 @@ const CONFORMANT: {
   inconclusive?: string[];
 }[] = [
   {
-    name: 'SESSION_EXPIRED 440, page size 25, ids-free errors with errors [] always, pets clamped above 100',
-    options: {},
+    name: 'SESSION_EXPIRED 440, page size 25, ids-free errors with errors [] always, pets clamped above 100, a feature named apart from its route',
+    // The disabled feature is named apart from its route (/v1/reports guarded by "export-center").
+    options: { disabledFeatures: { '/v1/reports': 'export-center' } },
     // 25 a page: the spec's "50 items (may differ per route)" makes 50 a SHOULD, not a MUST.
     shouldFailures: ['PAG-PAGE-SIZE'],
   },
@@ -259,6 +260,18 @@ describe('npm run conformance against a server written from the spec alone', { t
     ]);
     expect(run.code).toBe(1);
     expect(mustFailures.join('\n')).toMatch(/^ERR-STATUS-CODE: .*expected 401, got 402/m);
+  });
+
+  it('fails when the server breaks a shown rule: the 503 does not name the feature (FLG-06)', async () => {
+    // The feature has a name of its own, not the route's: the flags list shows it as off.
+    const { run, mustFailures } = await conformanceAgainst(
+      { disabledFeatures: { '/v1/reports': 'export-center' }, breakRule: 'feature-unnamed' },
+      ['--rule', 'FLG-06'],
+    );
+    expect(run.code).toBe(1);
+    expect(mustFailures.join('\n')).toMatch(
+      /^FLG-DISABLED-MESSAGE: .*or a feature the flags list as off: export-center/m,
+    );
   });
 
   it('fails when the server breaks a shown rule: a page beyond the last answers 200 (PAG-09)', async () => {

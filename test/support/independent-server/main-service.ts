@@ -83,7 +83,10 @@ export class MainService {
       return fail({
         status: 503,
         code: 'FEATURE_FLAG_DISABLED',
-        message: `the feature "${disabled}" is disabled for this account`,
+        message:
+          this.options.breakRule === 'feature-unnamed'
+            ? 'this operation is unavailable for this account'
+            : `the feature "${disabled}" is disabled for this account`,
       });
     }
     if (route === '/v1/customers') return this.listCustomers(res, url, fail);

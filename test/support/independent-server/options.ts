@@ -4,7 +4,11 @@
 // Written from the spec alone (never from src/reference/), so the suite's assumptions show.
 
 /** A shown rule broken on purpose, to prove the self-test can fail. */
-export type BrokenRule = 'status-code-mismatch' | 'showing-items-off' | 'beyond-last-page-200';
+export type BrokenRule =
+  | 'status-code-mismatch'
+  | 'showing-items-off'
+  | 'beyond-last-page-200'
+  | 'feature-unnamed';
 
 export interface IndependentOptions {
   /** Spec: "HTTP status of SESSION_EXPIRED: not shown". */
