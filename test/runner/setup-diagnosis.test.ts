@@ -14,6 +14,8 @@ let failing: Server;
 let failingBase: string;
 let dead: Server;
 let deadBase: string;
+let asking: Server;
+let askingBase: string;
 
 beforeAll(async () => {
   server = await startReferenceServer();
@@ -25,6 +27,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
   failingBase = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
+  // A pet interface that asks for credentials (its authentication is "not shown" in the spec).
+  asking = createServer((_req, res) => {
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end('{"error":"an API key is required"}');
+  });
+  await new Promise<void>((resolve) => asking.listen(0, '127.0.0.1', resolve));
+  askingBase = `http://127.0.0.1:${(asking.address() as AddressInfo).port}`;
   // A port that was open a moment ago and is closed now: connection refused.
   dead = createServer();
   await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
@@ -35,6 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await new Promise((resolve) => failing?.close(resolve));
+  await new Promise((resolve) => asking?.close(resolve));
 });
 
 function configOf(s: RunningReferenceServer, change: Partial<TargetConfig> = {}): TargetConfig {
@@ -95,6 +105,15 @@ describe('diagnoseSetup', () => {
     expect(diagnosis.problem).toBeUndefined();
     expect(diagnosis.petstoreUnavailable).toMatch(
       /^the pet demo interface cannot be reached \(.*refused.*\); check PETSTORE_BASE_URL$/,
+    );
+  });
+
+  it('skips only the pet checks when the pet interface asks for credentials (not shown in the spec)', async () => {
+    const diagnosis = await diagnose(configOf(server, { petstoreBaseUrl: `${askingBase}/v1` }));
+    expect(diagnosis.problem).toBeUndefined();
+    expect(diagnosis.petstoreUnavailable).toBe(
+      `the pet demo interface asks for credentials (GET ${askingBase}/v1/pets answered HTTP 401); ` +
+        'the spec does not show its authentication, so the pet checks cannot run',
     );
   });
 
