@@ -253,6 +253,20 @@ describe('npm run conformance against a server written from the spec alone', { t
     });
   }
 
+  it('skips the pet checks, saying why, when the pet interface asks for an API key (not shown)', async () => {
+    const { run, results, mustFailures } = await conformanceAgainst({ petAuth: 'api-key' }, [
+      '--area',
+      'pets',
+    ]);
+    expect(mustFailures).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /the pet demo interface asks for credentials \(GET \S+\/pets answered HTTP 401\)/,
+    );
+    expect(results.checks.length).toBeGreaterThan(5);
+    for (const c of results.checks) expect([c.id, c.status]).toEqual([c.id, 'skipped']);
+  });
+
   it('fails when the server breaks a shown rule: status_code differs from the HTTP status (ERR-03)', async () => {
     const { run, mustFailures } = await conformanceAgainst({ breakRule: 'status-code-mismatch' }, [
       '--rule',

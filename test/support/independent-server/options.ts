@@ -34,6 +34,8 @@ export interface IndependentOptions {
   /** Pet values a typical server refuses though the spec gives no bound: an empty or long name
    * (over 100 characters), an id of 0 or below (spec: "id: integer, int64", nothing more). */
   petBounds: 'none' | 'typical';
+  /** Spec: "Authentication of the demo pet operations: not shown": none, or the main service's API key. */
+  petAuth: 'none' | 'api-key';
   /** Pets the store starts with. */
   petCount: number;
   /** IETF RateLimit headers on every limited route's answer. */
@@ -85,6 +87,7 @@ export const DEFAULT_OPTIONS: IndependentOptions = {
   flagShape: 'object',
   duplicatePet: 'replace',
   petBounds: 'none',
+  petAuth: 'none',
   petCount: 130,
   rateLimitHeaders: false,
   errorMediaType: 'application/json',

@@ -10,6 +10,8 @@ export class PetStore {
   private readonly pets = new Map<string, Pet>();
 
   private readonly options: IndependentOptions;
+  /** Whether a request carries a valid API key (set by the server when pets need one). */
+  keyOk: (req: IncomingMessage) => boolean = () => true;
 
   constructor(options: IndependentOptions) {
     this.options = options;
@@ -38,6 +40,10 @@ export class PetStore {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
+    if (this.options.petAuth === 'api-key' && !this.keyOk(req)) {
+      this.fail(res, 401, 'an API key is required');
+      return;
+    }
     if (path === '/pets') {
       if (req.method === 'GET') return this.list(res, url);
       if (req.method === 'POST') return this.create(req, res);

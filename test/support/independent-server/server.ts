@@ -33,6 +33,13 @@ export async function startIndependentServer(
   const credentials = new Credentials(options.tokenTtlSeconds, options.pinnedIp);
   const main = new MainService(options, credentials);
   const pets = new PetStore(options);
+  pets.keyOk = (req) => {
+    const id = req.headers['x-api-key-id'];
+    const secret = req.headers['x-api-key-secret'];
+    return (
+      typeof id === 'string' && typeof secret === 'string' && credentials.findKey(id, secret) !== undefined
+    );
+  };
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://independent.invalid');
