@@ -97,7 +97,7 @@ const CONFORMANT: {
     shouldFailures: ['ERR-ERRORS-ARRAY', 'INV-ERROR-ERRORS'],
   },
   {
-    name: 'SESSION_EXPIRED 403 also for unknown tokens, +01:00 timestamps, one page of 20 customers, 30 pets, flags as a map, a refresh token, RateLimit headers',
+    name: "SESSION_EXPIRED 403 also for unknown tokens, +01:00 timestamps, one page of 20 customers, 30 pets, flags as a map, a refresh token, RateLimit headers, fields beyond the spec's",
     options: {
       sessionExpiredStatus: 403,
       customerPageSize: 20,
@@ -110,6 +110,7 @@ const CONFORMANT: {
       apiKeyOnBearerRouteStatus: 401,
       unknownToken: 'session-expired',
       timestampStyle: 'plus-one',
+      extraFields: true,
     },
     shouldFailures: [],
     // 20 customers on one page fit a page size of 50 as well as of 20.

@@ -69,7 +69,7 @@ export function choosePage(
 export function pageOf<T>(items: readonly T[], page: number, pageSize: number, options: IndependentOptions) {
   const totalPages = Math.max(1, Math.ceil(items.length / pageSize));
   const data = items.slice((page - 1) * pageSize, page * pageSize);
-  return {
+  const envelope = {
     pagination: {
       total_items: items.length,
       showing_items: options.breakRule === 'showing-items-off' ? data.length + 1 : data.length,
@@ -80,6 +80,12 @@ export function pageOf<T>(items: readonly T[], page: number, pageSize: number, o
     },
     data,
     extra: { sorted_by: 'customer_ref' },
+  };
+  if (!options.extraFields) return envelope;
+  return {
+    ...envelope,
+    pagination: { ...envelope.pagination, page_size: pageSize },
+    links: { self: `?page=${page}`, next: page < totalPages ? `?page=${page + 1}` : null },
   };
 }
 

@@ -36,6 +36,9 @@ export interface IndependentOptions {
   petBounds: 'none' | 'typical';
   /** Spec: "Authentication of the demo pet operations: not shown": none, or the main service's API key. */
   petAuth: 'none' | 'api-key';
+  /** Answers carry fields beyond the ones the spec lists: pagination.page_size, the envelope's
+   * links, a pet's created_at (the spec lists fields; it does not forbid others). */
+  extraFields: boolean;
   /** Pets the store starts with. */
   petCount: number;
   /** IETF RateLimit headers on every limited route's answer. */
@@ -88,6 +91,7 @@ export const DEFAULT_OPTIONS: IndependentOptions = {
   duplicatePet: 'replace',
   petBounds: 'none',
   petAuth: 'none',
+  extraFields: false,
   petCount: 130,
   rateLimitHeaders: false,
   errorMediaType: 'application/json',

@@ -98,8 +98,9 @@ export function readPet(value: unknown, text: string, bounds: 'none' | 'typical'
 }
 
 /** A Pet as JSON, its id written as the exact integer it was given. */
-export function petJson(pet: Pet): string {
+export function petJson(pet: Pet, extraFields = false): string {
   const rest: Record<string, unknown> = { name: pet.name };
+  if (extraFields) rest.created_at = '2026-01-01T00:00:00Z';
   if (pet.tag !== undefined) rest.tag = pet.tag;
   if (pet.status !== undefined) rest.status = pet.status;
   return `{"id":${pet.id},${JSON.stringify(rest).slice(1)}`;

@@ -75,7 +75,7 @@ export class PetStore {
     const page = [...this.pets.values()].slice(0, limit);
     const more = this.pets.size > limit;
     // "a paged array": the array is the page; the header says whether more exist.
-    const text = `[${page.map(petJson).join(',')}]`;
+    const text = `[${page.map((p) => petJson(p, this.options.extraFields)).join(',')}]`;
     sendJson(res, 200, text, { 'x-total-count': String(this.pets.size), 'x-has-more': String(more) });
   }
 
@@ -90,7 +90,7 @@ export class PetStore {
     }
     this.pets.set(read.pet.id, read.pet);
     if (this.options.petCreatedBody === 'created') {
-      sendJson(res, 201, petJson(read.pet), { location: `pets/${read.pet.id}` });
+      sendJson(res, 201, petJson(read.pet, this.options.extraFields), { location: `pets/${read.pet.id}` });
     } else {
       res.writeHead(201, { location: `pets/${read.pet.id}`, 'content-length': '0' });
       res.end();
@@ -108,7 +108,7 @@ export class PetStore {
     const deprecation =
       this.options.deprecationHeader === 'date' ? { deprecation: '@1767225600' } : { deprecation: 'true' };
     const pet = key === undefined ? undefined : this.pets.get(key);
-    if (pet) sendJson(res, 200, petJson(pet), deprecation);
+    if (pet) sendJson(res, 200, petJson(pet, this.options.extraFields), deprecation);
     else this.fail(res, 404, 'pet not found', deprecation);
   }
 }
