@@ -193,7 +193,7 @@ function onErrorBody(
   };
 }
 
-type Pagination = Record<
+type PaginationFields = Record<
   'total_items' | 'showing_items' | 'total_pages' | 'current_page' | 'previous_page' | 'next_page',
   unknown
 >;
@@ -202,7 +202,7 @@ type Pagination = Record<
 function envelopeOf(
   e: RecordedExchange,
   at: Located | undefined,
-): { pagination: Pagination; data: unknown[]; requested: number | undefined } | undefined {
+): { pagination: PaginationFields; data: unknown[]; requested: number | undefined } | undefined {
   if (at?.service !== 'main' || e.status === undefined || e.status < 200 || e.status > 299) return undefined;
   const json = jsonOf(e);
   if (!json.ok || !isObject(json.value)) return undefined;
@@ -216,7 +216,7 @@ function envelopeOf(
       : pages.length === 1 && /^[1-9]\d{0,14}$/.test(pages[0] ?? '')
         ? Number(pages[0])
         : undefined;
-  return { pagination: pagination as Pagination, data, requested };
+  return { pagination: pagination as PaginationFields, data, requested };
 }
 
 const FIELDS = [
@@ -230,7 +230,7 @@ const FIELDS = [
 
 type Numbers = Record<(typeof FIELDS)[number], number>;
 
-const integersOf = (p: Pagination): Numbers | undefined =>
+const integersOf = (p: PaginationFields): Numbers | undefined =>
   FIELDS.every((f) => Number.isInteger(p[f])) ? (p as Numbers) : undefined;
 
 /** A pagination invariant on an envelope whose six numbers are integers (PAG-02 reports the others). */
@@ -484,7 +484,8 @@ export interface InvariantResult {
 /**
  * The invariants' verdicts over the checks of a run, as check records: a failed one holds the
  * exchanges that broke it (the first marked). A verdict about nothing this run touched (no answer
- * of its kind, no rule or area of the run) is left out, so a filtered run reports what it ran.
+ * of its kind, no rule or area of the run) is left out; a run filtered by rule (--rule) keeps only
+ * the invariants of the rules it ran, so it reports what it was asked for.
  */
 export function invariantResults(
   checks: readonly {
@@ -495,12 +496,17 @@ export function invariantResults(
   }[],
   bases: Bases,
   strict: boolean,
+  filtered = false,
 ): InvariantResult[] {
   const seen = checks.flatMap((c) => c.exchanges.map((exchange) => ({ checkId: c.id, exchange })));
   const rules = new Set(checks.flatMap((c) => c.rules));
   const areas = new Set(checks.map((c) => c.area));
+  const inScope = (v: InvariantVerdict) =>
+    filtered
+      ? v.rules.some((r) => rules.has(r))
+      : v.status !== 'skipped' || v.rules.some((r) => rules.has(r)) || areas.has(v.area);
   return judgeInvariants(seen, bases)
-    .filter((v) => v.status !== 'skipped' || v.rules.some((r) => rules.has(r)) || areas.has(v.area))
+    .filter(inScope)
     .map((v) => ({
       id: v.id,
       title: v.title,

@@ -151,7 +151,7 @@ export default class ConformanceReporter implements Reporter {
       const { info, secrets } = this.targetOf(modules);
       // Rules of every answer of a kind, judged once over the exchanges of every check (issue 24).
       if (this.options.invariants !== false) {
-        collected.checks.push(...invariantResults(collected.checks, info, info.strict));
+        collected.checks.push(...invariantResults(collected.checks, info, info.strict, collected.filtered));
       }
       // The configured secrets and the tokens the run's clients learned (they reach this thread
       // from the workers, learned-secrets.ts): a target may echo a token into any check.

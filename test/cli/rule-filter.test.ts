@@ -27,6 +27,8 @@ describe('the conformance CLI selects checks by their tags', { timeout: 120_000 
     expect(run.code, run.stderr).toBe(0);
     expect(results.checks.map((c) => [c.id, c.area, c.status]).sort()).toEqual([
       ['ERR-MESSAGE', 'errors', 'passed'],
+      // The invariant of ERR-01, judged over every answer of the run (src/checks/invariants.ts).
+      ['INV-ERROR-MESSAGE', 'errors', 'passed'],
       ['PAG-PAGE-SIZE', 'customers-pagination', 'passed'],
     ]);
     expect(results.rules.map((r) => r.id).sort()).toEqual(['ERR-01', 'PAG-12']);
@@ -35,6 +37,6 @@ describe('the conformance CLI selects checks by their tags', { timeout: 120_000 
   it('--area with --rule: the checks of those rules in that area only', async () => {
     const { run, results } = await conformance(['--area', 'errors', '--rule', 'ERR-01', '--rule', 'PAG-12']);
     expect(run.code, run.stderr).toBe(0);
-    expect(results.checks.map((c) => c.id)).toEqual(['ERR-MESSAGE']);
+    expect(results.checks.map((c) => c.id)).toEqual(['ERR-MESSAGE', 'INV-ERROR-MESSAGE']);
   });
 });
