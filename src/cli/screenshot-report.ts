@@ -4,24 +4,16 @@
 // README's screenshot is made this way from a real run, and docs/load.md's of k6's dashboard report
 // and the limiter picture (any page or SVG file; --size sets the window). Exit 2 with one line when
 // it cannot.
+
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { firstLine } from '../client/errors.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../report/chromium.ts';
 import { reportsDir } from '../report/reports-dir.ts';
 
 const USAGE =
   'usage: npm run report:screenshot [-- REPORT_HTML [PNG] [--size WIDTHxHEIGHT]]  (default reports/index.html docs/images/report.png 1280x900)';
-
-/** Debian's chromium as the browser test runs it: nothing fetched or synced on the side. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -38,7 +30,7 @@ async function main(): Promise<number> {
   const args = sizeAt >= 0 ? argv.filter((_, i) => i !== sizeAt && i !== sizeAt + 1) : argv;
   const html = resolve(args[0] ?? `${reportsDir()}/index.html`);
   const png = resolve(args[1] ?? 'docs/images/report.png');
-  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const chromiumPath = CHROMIUM_PATH;
   if (!existsSync(html)) {
     process.stderr.write(`report:screenshot: no report at ${html}; run npm run conformance first\n`);
     return 2;
@@ -50,7 +42,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: [...CHROMIUM_ARGS] });
   try {
     const page = await browser.newPage({ viewport: { width: Number(size[1]), height: Number(size[2]) } });
     await page.goto(pathToFileURL(html).href);

@@ -4,6 +4,7 @@
 // line and ends with the verdict, and the conformance page of the folder lists the three runs with
 // their links and the limiter drawn. Runs the npm scripts as a user does (briefly: short
 // durations, a 3 s window). Skipped only where neither k6 nor Go is installed, or no Chromium.
+
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,12 +14,13 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { DEFAULT_CREDENTIALS } from '../../src/reference/credentials.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/report/chromium.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { fixtureResults, SECRET_LIST } from '../report/fixture.ts';
 import { BLANK_TARGET, ROOT, runLoadCli } from './cli-run.ts';
 import { k6, MISSING_K6, noK6, removeReportDirs, reportDir } from './k6-run.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 const noChromium = !existsSync(CHROMIUM);
 if (noChromium) process.stderr.write(`k6-dashboard.test.ts: skipped, no Chromium at ${CHROMIUM}\n`);
 const SCRIPTS = ['rate-limit', 'flag-cache', 'release'] as const;
@@ -89,14 +91,7 @@ describe.skipIf(noK6 || noChromium)(
       log = readFileSync(logFile, 'utf8');
       browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: [...CHROMIUM_ARGS],
       });
     }, 170_000);
 

@@ -1,6 +1,7 @@
 // index.html in a real headless Chromium (Debian's chromium driven by playwright-core): it loads
 // with no request leaving the page, shows the right totals, its filters work, and a failing check
 // opens to the exchange that failed it. Skipped, saying why, where no browser is installed.
+
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,11 +10,12 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/report/chromium.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { RULES } from '../../src/rules/catalogue.ts';
 import { fixtureResults, SECRET_LIST } from './fixture.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 const absent = !existsSync(CHROMIUM);
 if (absent) {
   process.stderr.write(
@@ -33,7 +35,7 @@ describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
     dir = await mkdtemp(join(tmpdir(), 'conformance-html-'));
     await writeReports(dir, fixtureResults(), createSecretFilter(SECRET_LIST));
     url = pathToFileURL(join(dir, 'index.html')).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (r) => requests.push(r.url()));
     page.on('pageerror', (e) => errors.push(e.message));
