@@ -27,7 +27,7 @@ import { findK6, K6_INSTALL_HINT } from '../launcher/find-k6.ts';
 import { k6Environment, reportDirFrom } from '../launcher/k6-env.ts';
 import { localServerPlan } from '../launcher/local-server.ts';
 import { planProblem } from '../launcher/plan-check.ts';
-import { targetUnreachable } from '../launcher/preflight.ts';
+import { petsRefused, targetUnreachable } from '../launcher/preflight.ts';
 import { annotateReport, markInterrupted, readReport, reportVerdict } from '../launcher/run-outcome.ts';
 import { LOAD_SCRIPTS } from '../launcher/scripts.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   // Read once, here: the profile and RELEASE_PETS reach k6 through the hand-over (the pet address
   // is withheld when off), never as variables set for it.
   const profile = args.profile ?? (process.env.LOAD_PROFILE?.trim() || undefined);
-  const pets = script.petstore && process.env.RELEASE_PETS?.trim() !== 'off';
+  let pets = script.petstore && process.env.RELEASE_PETS?.trim() !== 'off';
   if (pets) {
     const petstore = guard(settings, 'petstore');
     if (!petstore.allowed) {
@@ -107,6 +107,14 @@ async function main(): Promise<void> {
   if (unreachable) {
     await server?.close();
     fail(`${unreachable} (API_BASE_URL of the ${config.target} target)`);
+  }
+  // A pet interface asking for credentials the spec does not show would fail every pet request:
+  // its traffic is left out as RELEASE_PETS=off leaves it, and the reports say why (the conformance
+  // run skips its pet checks alike).
+  const petsLeftOut = pets ? await petsRefused(config) : undefined;
+  if (petsLeftOut) {
+    pets = false;
+    process.stderr.write(`load: ${petsLeftOut}, so the pet traffic is left out of this run\n`);
   }
 
   const reportDir = reportDirFrom(process.env);
@@ -189,7 +197,7 @@ async function main(): Promise<void> {
   }
   if (report) {
     try {
-      report = await besideTheRun(reportDir, args.script, report, secretValues(config));
+      report = await besideTheRun(reportDir, args.script, report, secretValues(config), petsLeftOut);
     } catch (error) {
       process.stderr.write(`load: cannot add the dashboard link to the reports: ${firstLine(error)}\n`);
     }
@@ -204,7 +212,8 @@ async function main(): Promise<void> {
 }
 
 /**
- * The dashboard report and the conformance run beside this one, added to the run's reports; the
+ * The dashboard report, the conformance run beside this one and why the pets were left out, added
+ * to the run's reports; the
  * conformance page of the folder lists the run when it is of the same target.
  */
 async function besideTheRun(
@@ -212,6 +221,7 @@ async function besideTheRun(
   script: string,
   report: LoadReport,
   secrets: readonly string[],
+  petsLeftOut: string | undefined,
 ): Promise<LoadReport> {
   const { dashboard } = reportPaths(reportDir, script);
   const written = existsSync(dashboard);
@@ -220,6 +230,7 @@ async function besideTheRun(
       ? { file: basename(dashboard) }
       : { missing: 'k6 wrote none (it writes none for a run shorter than two seconds)' },
     conformance: conformanceBeside(readConformanceResults(reportDir), report.target),
+    ...(petsLeftOut ? { petsLeftOut } : {}),
   });
   if (written) process.stderr.write(`load: dashboard report ${dashboard}\n`);
   if (await refreshConformancePage(reportDir, report.target, createSecretFilter(secrets))) {

@@ -1,19 +1,25 @@
 // One GET of the target's base address before k6 starts: an unreachable target is one line and
 // exit 2, not a k6 run of failed requests. Any HTTP answer (even 404) means it is reachable. The
 // request goes through the suite's client, so reachability is decided as the conformance run
-// decides it (unreachableReason of src/client/errors.ts), in the same words.
+// decides it (unreachableReason of src/client/errors.ts), in the same words. Before the release run,
+// one GET of the pet list as well, judged by the conformance run's setup diagnosis.
 import { createApiClient, unreachableReason } from '../client/index.ts';
 import type { TargetConfig } from '../config/index.ts';
+import { petsAskForCredentials, probePetstore } from '../runner/setup-diagnosis.ts';
 
 /** Longest wait for the first answer: a load run should not sit on a silent target. */
 const PREFLIGHT_TIMEOUT_MS = 10_000;
 
-/** undefined when the API base address answers; otherwise why not, in one line. */
-export async function targetUnreachable(config: TargetConfig): Promise<string | undefined> {
-  const client = createApiClient({
+function preflightClient(config: TargetConfig) {
+  return createApiClient({
     ...config,
     requestTimeoutMs: Math.min(config.requestTimeoutMs, PREFLIGHT_TIMEOUT_MS),
   });
+}
+
+/** undefined when the API base address answers; otherwise why not, in one line. */
+export async function targetUnreachable(config: TargetConfig): Promise<string | undefined> {
+  const client = preflightClient(config);
   try {
     await client.request({ service: 'main', method: 'GET', path: '', auth: 'none', retryOn429: false });
     return undefined;
@@ -21,4 +27,14 @@ export async function targetUnreachable(config: TargetConfig): Promise<string | 
     const reason = unreachableReason(error);
     return reason === undefined ? undefined : `cannot reach the target: ${reason}`;
   }
+}
+
+/**
+ * Why the pet traffic must be left out (the pet list answered 401/403: the spec shows no pet
+ * credentials, so every pet request would fail for want of them), in one line; else undefined.
+ * Any other answer, or none, changes nothing: the run measures it.
+ */
+export async function petsRefused(config: TargetConfig): Promise<string | undefined> {
+  const pets = await probePetstore(preflightClient(config), config);
+  return petsAskForCredentials(pets, config);
 }

@@ -10,7 +10,10 @@ import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type { LoadReport, RunVerdict } from '../../load/lib/summary/report.ts';
 
 /** What only the launcher knows of a run, once k6 has ended. */
-export type LaunchFacts = Pick<LoadReport, 'dashboard' | 'conformance'>;
+export type LaunchFacts = Pick<LoadReport, 'dashboard' | 'conformance'> & {
+  /** Why the launcher left the pet traffic out (its preflight), shown as the "pets" figure. */
+  petsLeftOut?: string;
+};
 
 /** Writes through a temporary file in the same folder, so a reader never sees half a file. */
 export function writeAtomically(path: string, text: string): void {
@@ -53,7 +56,10 @@ function rewrite(reportDir: string, script: string, report: LoadReport): void {
   writeAtomically(paths.junit, renderJunit(report));
 }
 
-/** Adds the launcher's facts (the dashboard report, the conformance run beside) to the run's reports. */
+/**
+ * Adds the launcher's facts (the dashboard report, the conformance run beside, why the pets were
+ * left out) to the run's reports.
+ */
 export function annotateReport(
   reportDir: string,
   script: string,
@@ -65,6 +71,13 @@ export function annotateReport(
   delete annotated.conformance;
   if (facts.dashboard) annotated.dashboard = facts.dashboard;
   if (facts.conformance) annotated.conformance = facts.conformance;
+  if (facts.petsLeftOut) {
+    // The script only knows the pets were withheld; the reason is the launcher's.
+    const pets = { label: 'pets', value: `not listed: ${facts.petsLeftOut}` };
+    const at = report.figures.findIndex((f) => f.label === 'pets');
+    annotated.figures =
+      at === -1 ? [...report.figures, pets] : report.figures.map((f, i) => (i === at ? pets : f));
+  }
   rewrite(reportDir, script, annotated);
   return annotated;
 }

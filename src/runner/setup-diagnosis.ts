@@ -15,7 +15,7 @@ export interface SetupDiagnosis {
   petstoreUnavailable?: string;
 }
 
-type Probe = { response: ApiResponse } | { unreachable: string } | { broken: string };
+export type Probe = { response: ApiResponse } | { unreachable: string } | { broken: string };
 
 async function probe(run: () => Promise<ApiResponse>): Promise<Probe> {
   try {
@@ -37,7 +37,6 @@ const REFUSED = new Set([400, 401, 403, 419, 422]);
 
 export async function diagnoseSetup(client: ApiClient, config: TargetConfig): Promise<SetupDiagnosis> {
   const { credentials } = config;
-  const petsAllowed = guard(config, 'petstore').allowed;
   const [token, apiKey, pets] = await Promise.all([
     probe(() =>
       client.request({
@@ -49,18 +48,7 @@ export async function diagnoseSetup(client: ApiClient, config: TargetConfig): Pr
       }),
     ),
     probe(() => client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'apiKey' })),
-    // Never touched where the guard forbids it (production).
-    petsAllowed
-      ? probe(() =>
-          client.request({
-            service: 'petstore',
-            method: 'GET',
-            path: 'pets',
-            query: { limit: 1 },
-            auth: 'none',
-          }),
-        )
-      : undefined,
+    probePetstore(client, config),
   ]);
 
   const tokenUrl = `POST ${config.apiBaseUrl}v1/auth/token`;
@@ -97,14 +85,33 @@ export async function diagnoseSetup(client: ApiClient, config: TargetConfig): Pr
       petstoreUnavailable: `the pet demo interface cannot be reached (${pets.unreachable}); check PETSTORE_BASE_URL`,
     };
   }
-  // The spec does not show how the pet operations authenticate ("not shown"), so the suite has no
-  // credentials for them: a pet interface that asks for some cannot be checked, which is no defect.
-  if (pets && 'response' in pets && (pets.response.status === 401 || pets.response.status === 403)) {
-    return {
-      petstoreUnavailable:
-        `the pet demo interface asks for credentials (GET ${config.petstoreBaseUrl}/pets answered ` +
-        `${answered(pets.response)}); the spec does not show its authentication, so the pet checks cannot run`,
-    };
-  }
+  const asks = petsAskForCredentials(pets, config);
+  if (asks) return { petstoreUnavailable: `${asks}, so the pet checks cannot run` };
   return {};
+}
+
+/**
+ * One bare GET {PETSTORE_BASE_URL}/pets?limit=1; undefined where the guard forbids touching the pet
+ * demo (production). Shared with the load CLI's preflight, so both decide alike.
+ */
+export function probePetstore(client: ApiClient, config: TargetConfig): Promise<Probe> | undefined {
+  if (!guard(config, 'petstore').allowed) return undefined;
+  return probe(() =>
+    client.request({ service: 'petstore', method: 'GET', path: 'pets', query: { limit: 1 }, auth: 'none' }),
+  );
+}
+
+/**
+ * The spec does not show how the pet operations authenticate ("not shown"), so we hold no
+ * credentials for them: a pet interface answering 401/403 cannot be exercised, which is no defect.
+ * Says so in one line (without the consequence, which is the caller's), else undefined.
+ */
+export function petsAskForCredentials(pets: Probe | undefined, config: TargetConfig): string | undefined {
+  if (!pets || !('response' in pets)) return undefined;
+  const { response } = pets;
+  if (response.status !== 401 && response.status !== 403) return undefined;
+  return (
+    `the pet demo interface asks for credentials (GET ${config.petstoreBaseUrl}/pets answered ` +
+    `${answered(response)}); the spec does not show its authentication`
+  );
 }
