@@ -3,9 +3,8 @@
 // request goes through the suite's client, so reachability is decided as the conformance run
 // decides it (unreachableReason of src/client/errors.ts), in the same words. Before the release run,
 // one GET of the pet list as well, judged by the conformance run's setup diagnosis.
-import { createApiClient, unreachableReason } from '../client/index.ts';
+import { createApiClient, petsAskForCredentials, probePetstore, unreachableReason } from '../client/index.ts';
 import type { TargetConfig } from '../config/index.ts';
-import { petsAskForCredentials, probePetstore } from '../runner/setup-diagnosis.ts';
 
 /** Longest wait for the first answer: a load run should not sit on a silent target. */
 const PREFLIGHT_TIMEOUT_MS = 10_000;

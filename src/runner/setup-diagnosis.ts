@@ -4,32 +4,14 @@
 // "Refused" (a 4xx naming the credentials) is a setup problem; a broken service (5xx, a malformed
 // answer) is not: the checks run and report it.
 
-import { errorCode } from '../../load/lib/shared/error-body.ts';
-import { type ApiClient, type ApiResponse, unreachableReason } from '../client/index.ts';
-import { guard, type TargetConfig } from '../config/index.ts';
+import { type ApiClient, answered, petsAskForCredentials, probe, probePetstore } from '../client/index.ts';
+import type { TargetConfig } from '../config/index.ts';
 
 export interface SetupDiagnosis {
   /** One line: why nothing can be checked (exit 2). */
   problem?: string;
   /** One line: why the pet checks are skipped while the rest runs. */
   petstoreUnavailable?: string;
-}
-
-export type Probe = { response: ApiResponse } | { unreachable: string } | { broken: string };
-
-async function probe(run: () => Promise<ApiResponse>): Promise<Probe> {
-  try {
-    return { response: await run() };
-  } catch (error) {
-    const unreachable = unreachableReason(error);
-    return unreachable ? { unreachable } : { broken: (error as Error).message };
-  }
-}
-
-function answered(res: ApiResponse): string {
-  // The error body's code, when the answer has one: says which refusal the service meant.
-  const code = errorCode(res.body);
-  return `HTTP ${res.status}${code ? ` ${code}` : ''}`;
 }
 
 // Credentials refused: the statuses a service gives a caller it does not accept.
@@ -88,30 +70,4 @@ export async function diagnoseSetup(client: ApiClient, config: TargetConfig): Pr
   const asks = petsAskForCredentials(pets, config);
   if (asks) return { petstoreUnavailable: `${asks}, so the pet checks cannot run` };
   return {};
-}
-
-/**
- * One bare GET {PETSTORE_BASE_URL}/pets?limit=1; undefined where the guard forbids touching the pet
- * demo (production). Shared with the load CLI's preflight, so both decide alike.
- */
-export function probePetstore(client: ApiClient, config: TargetConfig): Promise<Probe> | undefined {
-  if (!guard(config, 'petstore').allowed) return undefined;
-  return probe(() =>
-    client.request({ service: 'petstore', method: 'GET', path: 'pets', query: { limit: 1 }, auth: 'none' }),
-  );
-}
-
-/**
- * The spec does not show how the pet operations authenticate ("not shown"), so we hold no
- * credentials for them: a pet interface answering 401/403 cannot be exercised, which is no defect.
- * Says so in one line (without the consequence, which is the caller's), else undefined.
- */
-export function petsAskForCredentials(pets: Probe | undefined, config: TargetConfig): string | undefined {
-  if (!pets || !('response' in pets)) return undefined;
-  const { response } = pets;
-  if (response.status !== 401 && response.status !== 403) return undefined;
-  return (
-    `the pet demo interface asks for credentials (GET ${config.petstoreBaseUrl}/pets answered ` +
-    `${answered(response)}); the spec does not show its authentication`
-  );
 }
