@@ -12,10 +12,12 @@ const filter = createSecretFilter([]);
 const values = new Set<string>();
 let channel: BroadcastChannel | undefined;
 
-const remember = (secret: string) => {
-  if (secret.trim().length < MIN_LEARNED || values.has(secret)) return;
+/** Learns a secret here; false when it is too short to be one or already known. */
+const remember = (secret: string): boolean => {
+  if (secret.trim().length < MIN_LEARNED || values.has(secret)) return false;
   values.add(secret);
   filter.add(secret);
+  return true;
 };
 
 function listen(): BroadcastChannel {
@@ -45,9 +47,7 @@ export function learnedValues(): string[] {
 
 /** A secret learned here: known at once in this thread, posted to the others. */
 export function shareLearned(secret: string): void {
-  if (secret.trim().length < MIN_LEARNED || values.has(secret)) return;
-  remember(secret);
-  listen().postMessage(secret);
+  if (remember(secret)) listen().postMessage(secret);
 }
 
 // Listening from the moment this module loads: a message posted before a thread listens is lost to it.

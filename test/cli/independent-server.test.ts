@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ConformanceResults } from '../../src/report/types.ts';
 import type { IndependentOptions } from '../support/independent-server/options.ts';
 import { startIndependentServer } from '../support/independent-server/server.ts';
+import { independentTargetEnv } from '../support/independent-target-env.ts';
 import { runTs } from '../support/run-node.ts';
 
 const dirs: string[] = [];
@@ -26,13 +27,7 @@ async function conformanceAgainst(options: Partial<IndependentOptions>, args: st
   try {
     const env = {
       ...process.env,
-      CONFORMANCE_TARGET: 'staging',
-      API_BASE_URL: server.apiBaseUrl,
-      PETSTORE_BASE_URL: server.petstoreBaseUrl,
-      CLIENT_ID: server.clientId,
-      CLIENT_SECRET: server.clientSecret,
-      API_KEY_ID: server.apiKeyId,
-      API_KEY_SECRET: server.apiKeySecret,
+      ...independentTargetEnv(server),
       PINNED_API_KEY_ID: server.pinnedKeyId,
       PINNED_API_KEY_SECRET: server.pinnedKeySecret,
       EXPIRED_ACCESS_TOKEN: server.expiredAccessToken,

@@ -3,12 +3,14 @@
 // not show how the pet operations authenticate: a pet list answering 401 has its traffic left out of
 // the run (as RELEASE_PETS=off leaves it), said on the console and in the release summary, and the run
 // passes; a pet list answering 200 still gets its traffic. Skipped only on a machine with neither k6 nor Go.
+
 import { readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import type { IndependentOptions } from '../support/independent-server/options.ts';
 import { startIndependentServer } from '../support/independent-server/server.ts';
+import { independentTargetEnv } from '../support/independent-target-env.ts';
 import { runLoadCli } from './cli-run.ts';
 import { k6, MISSING_K6, noK6, removeReportDirs, reportDir } from './k6-run.ts';
 
@@ -20,13 +22,7 @@ async function releaseAgainst(petAuth: IndependentOptions['petAuth']) {
   try {
     const run = await runLoadCli(['release', '--profile', 'smoke', '--', '--quiet'], {
       PATH: [dirname(k6 as string), process.env.PATH].join(delimiter),
-      CONFORMANCE_TARGET: 'staging',
-      API_BASE_URL: server.apiBaseUrl,
-      PETSTORE_BASE_URL: server.petstoreBaseUrl,
-      CLIENT_ID: server.clientId,
-      CLIENT_SECRET: server.clientSecret,
-      API_KEY_ID: server.apiKeyId,
-      API_KEY_SECRET: server.apiKeySecret,
+      ...independentTargetEnv(server),
       K6_REPORT_DIR: dir,
       RELEASE_DURATION: '6s',
       RELEASE_THINK_TIME: '0.5s',
