@@ -1,63 +1,135 @@
-// npm run mutation [-- FILE ...]: StrykerJS over the reference server, one Stryker run per file
-// (so a long run stopped half-way keeps the files it finished), each mutant judged by a whole
-// conformance run (stryker.config.json: the command runner around src/cli/conformance.ts). Prints
-// each file's and the total mutation score and the time taken; Stryker's HTML and JSON reports go
-// to reports/mutation/<file>.html|json. A benchmark: not part of npm test (docs/mutation.md).
+// npm run mutation [-- FILE ...] [-- --judge]: StrykerJS over the reference server, one Stryker
+// run per file (so a long run stopped half-way keeps the files it finished), each mutant judged by a
+// whole conformance run (stryker.config.json: the command runner around src/cli/conformance.ts).
+// Then every survivor is looked up in the triage (bench/stryker/triage/<file>.yaml: equivalent under
+// the spec, or a blind spot) and the score over the non-equivalent mutants is printed with the time
+// taken. `--judge` only judges the reports already in reports/mutation/ (after editing the triage).
+// Stryker's HTML and JSON reports: reports/mutation/<file>.html|json; every survivor with its verdict:
+// reports/mutation/survivors.md. Exit 1 when a survivor is not triaged. A benchmark: not part of
+// npm test (docs/mutation.md).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import {
+  findTriage,
+  type Judgement,
+  judge,
+  openSurvivors,
+  type StrykerReport,
+  type Survivor,
+  score,
+  staleEntries,
+  type TriageEntry,
+  triageProblems,
+  VERDICTS,
+} from './stryker/triage.ts';
 
-const DEFAULT_FILES = [
-  'src/reference/routes/customers.ts',
-  'src/reference/guards.ts',
-  'src/reference/tokens.ts',
-  'src/reference/api-keys.ts',
-  'src/reference/api-error.ts',
-  'src/reference/routes/main-service.ts',
-];
+const ROOT = 'src/reference';
+/** The fault fixtures: they are the faults the matrix switches on, not the server's behaviour. */
+const FIXTURES = new Set([`${ROOT}/faults.ts`, `${ROOT}/reshape.ts`]);
+const OUT = 'reports/mutation';
+/** One YAML list per mutated file (bench/stryker/triage/<name>.yaml), so files are triaged apart. */
+const TRIAGE = 'bench/stryker/triage';
 
-type Status = string;
-interface Report {
-  files: Record<string, { mutants: { status: Status }[] }>;
+function everyFile(): string[] {
+  return (readdirSync(ROOT, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `${ROOT}/${f}`)
+    .filter((f) => !FIXTURES.has(f))
+    .sort();
 }
 
-const files = process.argv.slice(2).length ? process.argv.slice(2) : DEFAULT_FILES;
-const out = 'reports/mutation';
-mkdirSync(out, { recursive: true });
+/** reports/mutation/<name>.json: the path under src/reference/ with its folders joined by '-'. */
+function reportName(file: string): string {
+  return file.slice(ROOT.length + 1, -'.ts'.length).replaceAll('/', '-');
+}
 
-const totals = { killed: 0, survived: 0, timeout: 0, ignored: 0, errors: 0 };
+const args = process.argv.slice(2);
+const judgeOnly = args.includes('--judge');
+const named = args.filter((a) => !a.startsWith('--'));
+const files = named.length ? named : everyFile();
+mkdirSync(OUT, { recursive: true });
+
+const triage: TriageEntry[] = [];
+for (const name of readdirSync(TRIAGE)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()) {
+  const entries: unknown = parse(readFileSync(`${TRIAGE}/${name}`, 'utf8')) ?? [];
+  const problems = triageProblems(entries);
+  if (problems.length) {
+    console.error(`mutation: ${TRIAGE}/${name}: ${problems.join('; ')}`);
+    process.exit(2);
+  }
+  triage.push(...(entries as TriageEntry[]));
+}
+
+const percent = (x: number) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
 const started = Date.now();
+const judgements: Judgement[] = [];
 for (const file of files) {
+  const name = reportName(file);
   const t0 = Date.now();
-  const run = spawnSync('npx', ['stryker', 'run', '--mutate', file], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const name = basename(file, '.ts');
-  if (run.status !== 0 || !existsSync(`${out}/mutation.json`)) {
-    console.log(`mutation: ${file}: Stryker ended with ${run.status ?? run.signal}; no score`);
+  if (!judgeOnly) {
+    const run = spawnSync('npx', ['stryker', 'run', '--mutate', file], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (run.status !== 0 || !existsSync(`${OUT}/mutation.json`)) {
+      console.log(`mutation: ${file}: Stryker ended with ${run.status ?? run.signal}; no score`);
+      continue;
+    }
+    renameSync(`${OUT}/mutation.json`, `${OUT}/${name}.json`);
+    if (existsSync(`${OUT}/index.html`)) renameSync(`${OUT}/index.html`, `${OUT}/${name}.html`);
+  } else if (!existsSync(`${OUT}/${name}.json`)) {
+    console.log(`mutation: ${file}: no report in ${OUT}/ yet; run npm run mutation -- ${file}`);
     continue;
   }
-  renameSync(`${out}/mutation.json`, `${out}/${name}.json`);
-  if (existsSync(`${out}/index.html`)) renameSync(`${out}/index.html`, `${out}/${name}.html`);
-  const report = JSON.parse(readFileSync(`${out}/${name}.json`, 'utf8')) as Report;
-  const all = Object.values(report.files).flatMap((f) => f.mutants.map((m) => m.status));
-  const count = (s: Status) => all.filter((x) => x === s).length;
-  const f = {
-    killed: count('Killed'),
-    survived: count('Survived') + count('NoCoverage'),
-    timeout: count('Timeout'),
-    ignored: count('Ignored'),
-    errors: count('CompileError') + count('RuntimeError'),
+  const report = JSON.parse(readFileSync(`${OUT}/${name}.json`, 'utf8')) as StrykerReport & {
+    projectRoot?: string;
   };
-  for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += f[k];
-  const judged = f.killed + f.timeout + f.survived;
+  const j = judge(report, triage);
+  judgements.push(j);
+  const s = score([j]);
   console.log(
-    `mutation: ${file}: ${judged ? (((f.killed + f.timeout) / judged) * 100).toFixed(1) : '-'}% killed ` +
-      `(${f.killed} killed, ${f.timeout} timed out, ${f.survived} survived, ${f.ignored} ignored fault-branch mutants, ${f.errors} errors) in ${Math.round((Date.now() - t0) / 1000)} s`,
+    `mutation: ${file}: ${s.killed} of ${s.judged} killed (${percent(s.raw)}); ${s.equivalent} equivalent, ` +
+      `${s.open} blind spots, ${s.untriaged} not triaged: ${percent(s.nonEquivalent)} of the non-equivalent; ` +
+      `${j.ignored} fault-branch mutants ignored${j.errors ? `, ${j.errors} errors` : ''}${judgeOnly ? '' : ` (${Math.round((Date.now() - t0) / 1000)} s)`}`,
   );
 }
-const judged = totals.killed + totals.timeout + totals.survived;
-console.log(
-  `mutation: ${files.length} file(s): ${judged ? (((totals.killed + totals.timeout) / judged) * 100).toFixed(1) : '-'}% killed ` +
-    `(${totals.killed + totals.timeout} of ${judged}; ${totals.ignored} fault-branch mutants ignored) in ${Math.round((Date.now() - started) / 60_000)} min; reports in ${out}/`,
+
+const line = (s: Survivor) =>
+  `${s.file}:${s.line} ${s.mutator} \`${s.original.split('\n')[0]}${s.original.includes('\n') ? '...' : ''}\` -> \`${s.replacement.split('\n')[0]}\``;
+const untriaged = judgements.flatMap((j) => j.survivors).filter((s) => s.triage === undefined);
+for (const s of untriaged) console.log(`  not triaged: ${line(s)}`);
+for (const s of judgements.flatMap(openSurvivors).filter((s) => s.triage))
+  console.log(`  blind spot: ${line(s)}`);
+const stale = staleEntries(judgements, triage, files);
+for (const t of stale)
+  console.log(
+    `  triage entry no survivor matches (killed now?): ${t.file} \`${t.original}\` -> \`${t.replacement}\``,
+  );
+
+const total = score(judgements);
+writeFileSync(
+  `${OUT}/survivors.md`,
+  [
+    `# Surviving mutants (${judgements.length} files; ${total.killed} of ${total.judged} killed)`,
+    '',
+    '| survivor | verdict | why | the spec |',
+    '|---|---|---|---|',
+    ...judgements
+      .flatMap((j) => j.survivors)
+      .map((s) => {
+        const t = s.triage ?? findTriage(s, triage);
+        const cell = (x: string) => x.replaceAll('|', '\\|').replaceAll('\n', ' ');
+        return `| ${cell(line(s))} | ${t ? VERDICTS[t.verdict] : 'NOT TRIAGED'} | ${cell(t?.why ?? '')} | ${cell(t?.spec ?? '')} |`;
+      }),
+    '',
+  ].join('\n'),
 );
+console.log(
+  `mutation: ${judgements.length} file(s): ${total.killed} of ${total.judged} killed (${percent(total.raw)} raw); ` +
+    `${total.equivalent} survivors equivalent, ${total.open} blind spots, ${total.untriaged} not triaged: ` +
+    `${percent(total.nonEquivalent)} of the non-equivalent mutants killed` +
+    `${judgeOnly ? '' : ` in ${Math.round((Date.now() - started) / 60_000)} min`}; reports in ${OUT}/ (survivors.md)`,
+);
+process.exit(untriaged.length ? 1 : 0);

@@ -1,0 +1,194 @@
+// Judges a Stryker run against the triage of its survivors (bench/stryker/triage/*.yaml): each
+// surviving mutant is matched by file, the source text it mutated and its replacement (not by line,
+// which moves with every edit), so the score over the non-equivalent mutants is computed, not
+// written by hand, and a survivor nobody has judged yet is listed as such. Pure: bench/mutation.ts
+// reads the files, test/bench/triage.test.ts the logic.
+
+/** What a survivor is, judged against the spec. */
+export const VERDICTS = {
+  /** Changes only what the spec leaves open: `spec` quotes the "not shown" (or open) line. */
+  equivalent: 'equivalent under the spec',
+  /** No answer of the server changes (redundant code, a bound never reached in a run). */
+  unobservable: 'no observable change',
+  /** Reached only by a fault, an option off in a conformance run, or the control API: not the API's behaviour. */
+  'not-the-api': 'not the behaviour of the API',
+  /** A rule of the spec the suite does not yet see broken: counts against the score. */
+  'blind-spot': 'blind spot (open)',
+} as const;
+export type Verdict = keyof typeof VERDICTS;
+
+export interface TriageEntry {
+  file: string;
+  original: string;
+  replacement: string;
+  verdict: Verdict;
+  why: string;
+  spec?: string;
+}
+
+/** The parts of Stryker's mutation-testing-report-schema JSON this reads. */
+export interface StrykerReport {
+  files: Record<
+    string,
+    {
+      source: string;
+      mutants: {
+        mutatorName: string;
+        replacement?: string;
+        status: string;
+        location: { start: { line: number; column: number }; end: { line: number; column: number } };
+      }[];
+    }
+  >;
+}
+
+export interface Survivor {
+  file: string;
+  line: number;
+  mutator: string;
+  original: string;
+  replacement: string;
+  triage: TriageEntry | undefined;
+}
+
+export interface Judgement {
+  killed: number;
+  timedOut: number;
+  ignored: number;
+  errors: number;
+  survivors: Survivor[];
+}
+
+/** Whitespace runs as one space: a mutated span over several lines matches its one-line triage. */
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The source text a mutant replaced (1-based lines, 1-based columns, end exclusive). */
+export function mutatedText(
+  source: string,
+  loc: StrykerReport['files'][string]['mutants'][number]['location'],
+): string {
+  const lines = source.split('\n');
+  if (loc.start.line === loc.end.line)
+    return lines[loc.start.line - 1]?.slice(loc.start.column - 1, loc.end.column - 1) ?? '';
+  const first = lines[loc.start.line - 1]?.slice(loc.start.column - 1) ?? '';
+  const middle = lines.slice(loc.start.line, loc.end.line - 1);
+  const last = lines[loc.end.line - 1]?.slice(0, loc.end.column - 1) ?? '';
+  return [first, ...middle, last].join('\n');
+}
+
+/** Stryker's absolute or project-relative file name as the project-relative path. */
+function relative(file: string, projectRoot: string | undefined): string {
+  const root = projectRoot ? `${projectRoot.replace(/\/$/, '')}/` : '';
+  return root && file.startsWith(root) ? file.slice(root.length) : file;
+}
+
+/**
+ * The triage entry of a survivor: same file, same replacement, and the entry's `original` equal to
+ * the mutated text or, for a long span (a whole block or function), its first line.
+ */
+export function findTriage(
+  survivor: Omit<Survivor, 'triage'>,
+  triage: readonly TriageEntry[],
+): TriageEntry | undefined {
+  const original = squash(survivor.original);
+  const replacement = squash(survivor.replacement);
+  return triage.find(
+    (t) =>
+      t.file === survivor.file &&
+      squash(t.replacement) === replacement &&
+      (squash(t.original) === original ||
+        (t.original.endsWith('...') && original.startsWith(squash(t.original.slice(0, -3))))),
+  );
+}
+
+export function judge(
+  report: StrykerReport & { projectRoot?: string },
+  triage: readonly TriageEntry[],
+): Judgement {
+  const judgement: Judgement = { killed: 0, timedOut: 0, ignored: 0, errors: 0, survivors: [] };
+  for (const [name, file] of Object.entries(report.files)) {
+    const path = relative(name, report.projectRoot);
+    for (const m of file.mutants) {
+      if (m.status === 'Killed') judgement.killed += 1;
+      else if (m.status === 'Timeout') judgement.timedOut += 1;
+      else if (m.status === 'Ignored') judgement.ignored += 1;
+      else if (m.status === 'Survived' || m.status === 'NoCoverage') {
+        const survivor = {
+          file: path,
+          line: m.location.start.line,
+          mutator: m.mutatorName,
+          original: mutatedText(file.source, m.location),
+          replacement: m.replacement ?? '',
+        };
+        judgement.survivors.push({ ...survivor, triage: findTriage(survivor, triage) });
+      } else judgement.errors += 1;
+    }
+  }
+  return judgement;
+}
+
+/** Survivors that count against the score: blind spots and those not judged yet. */
+export function openSurvivors(j: Judgement): Survivor[] {
+  return j.survivors.filter((s) => s.triage === undefined || s.triage.verdict === 'blind-spot');
+}
+
+export interface Score {
+  /** Killed (timeouts included) of all mutants judged. */
+  raw: number;
+  /** Killed of the mutants that are not equivalent, unobservable or outside the API. */
+  nonEquivalent: number;
+  killed: number;
+  judged: number;
+  equivalent: number;
+  open: number;
+  untriaged: number;
+}
+
+export function score(judgements: readonly Judgement[]): Score {
+  const killed = judgements.reduce((n, j) => n + j.killed + j.timedOut, 0);
+  const survivors = judgements.flatMap((j) => j.survivors);
+  const open = judgements.flatMap(openSurvivors);
+  const judged = killed + survivors.length;
+  return {
+    raw: judged ? killed / judged : Number.NaN,
+    nonEquivalent: killed + open.length ? killed / (killed + open.length) : Number.NaN,
+    killed,
+    judged,
+    equivalent: survivors.length - open.length,
+    open: open.filter((s) => s.triage !== undefined).length,
+    untriaged: survivors.filter((s) => s.triage === undefined).length,
+  };
+}
+
+/** Entries of the triage that no survivor of these files matched any more (killed now, or the code moved). */
+export function staleEntries(
+  judgements: readonly Judgement[],
+  triage: readonly TriageEntry[],
+  files: readonly string[],
+): TriageEntry[] {
+  const used = new Set(judgements.flatMap((j) => j.survivors.map((s) => s.triage)).filter(Boolean));
+  return triage.filter((t) => files.includes(t.file) && !used.has(t));
+}
+
+/** Checks the triage file's entries: every field present, a known verdict, a spec line where the verdict needs one. */
+export function triageProblems(entries: unknown): string[] {
+  if (!Array.isArray(entries)) return ['the triage is not a list'];
+  const problems: string[] = [];
+  for (const [i, e] of entries.entries()) {
+    const at = `entry ${i + 1}`;
+    if (typeof e !== 'object' || e === null) {
+      problems.push(`${at}: not a mapping`);
+      continue;
+    }
+    const t = e as Record<string, unknown>;
+    for (const k of ['file', 'original', 'replacement', 'verdict', 'why'])
+      if (typeof t[k] !== 'string') problems.push(`${at}: ${k} missing`);
+    if (typeof t.verdict === 'string' && !(t.verdict in VERDICTS))
+      problems.push(`${at}: unknown verdict ${t.verdict}`);
+    if (t.verdict === 'equivalent' && typeof t.spec !== 'string')
+      problems.push(`${at}: an equivalent mutant quotes the spec's line`);
+  }
+  return problems;
+}

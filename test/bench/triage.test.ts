@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import {
+  judge,
+  mutatedText,
+  type StrykerReport,
+  score,
+  staleEntries,
+  type TriageEntry,
+  triageProblems,
+} from '../../bench/stryker/triage.ts';
+
+const source = ["const a = given === '';", 'function f() {', '  return 1;', '}', "const b = 'x';"].join('\n');
+const at = (line: number, column: number, endLine: number, endColumn: number) => ({
+  start: { line, column },
+  end: { line: endLine, column: endColumn },
+});
+
+const report: StrykerReport & { projectRoot: string } = {
+  projectRoot: '/w/p',
+  files: {
+    '/w/p/src/reference/x.ts': {
+      source,
+      mutants: [
+        {
+          mutatorName: 'ConditionalExpression',
+          replacement: 'true',
+          status: 'Survived',
+          location: at(1, 11, 1, 23),
+        },
+        { mutatorName: 'BlockStatement', replacement: '{}', status: 'Survived', location: at(2, 14, 4, 2) },
+        { mutatorName: 'StringLiteral', replacement: '""', status: 'Survived', location: at(5, 11, 5, 14) },
+        { mutatorName: 'StringLiteral', replacement: '""', status: 'Killed', location: at(1, 21, 1, 23) },
+        { mutatorName: 'StringLiteral', replacement: '""', status: 'Timeout', location: at(1, 21, 1, 23) },
+        { mutatorName: 'StringLiteral', replacement: '""', status: 'Ignored', location: at(1, 21, 1, 23) },
+      ],
+    },
+  },
+};
+
+const triage: TriageEntry[] = [
+  {
+    file: 'src/reference/x.ts',
+    original: "given === ''",
+    replacement: 'true',
+    verdict: 'equivalent',
+    why: 'w',
+    spec: 's',
+  },
+  { file: 'src/reference/x.ts', original: '{ ...', replacement: '{}', verdict: 'blind-spot', why: 'w' },
+  { file: 'src/reference/x.ts', original: 'gone', replacement: '""', verdict: 'unobservable', why: 'w' },
+  { file: 'src/reference/y.ts', original: 'gone', replacement: '""', verdict: 'unobservable', why: 'w' },
+];
+
+describe('mutation triage', () => {
+  it('reads the mutated text of one line and of several', () => {
+    expect(mutatedText(source, at(1, 11, 1, 23))).toBe("given === ''");
+    expect(mutatedText(source, at(2, 14, 4, 2))).toBe('{\n  return 1;\n}');
+  });
+
+  it('matches survivors by file, text and replacement, a long span by its first line', () => {
+    const j = judge(report, triage);
+    expect(j.survivors.map((s) => [s.file, s.line, s.triage?.verdict])).toEqual([
+      ['src/reference/x.ts', 1, 'equivalent'],
+      ['src/reference/x.ts', 2, 'blind-spot'],
+      ['src/reference/x.ts', 5, undefined],
+    ]);
+    expect([j.killed, j.timedOut, j.ignored]).toEqual([1, 1, 1]);
+  });
+
+  it('scores killed over killed plus blind spots and untriaged survivors', () => {
+    const s = score([judge(report, triage)]);
+    expect(s).toMatchObject({ killed: 2, judged: 5, equivalent: 1, open: 1, untriaged: 1 });
+    expect(s.raw).toBeCloseTo(2 / 5);
+    expect(s.nonEquivalent).toBeCloseTo(2 / 4);
+  });
+
+  it('names entries of the judged files that match no survivor any more, not entries of other files', () => {
+    const stale = staleEntries([judge(report, triage)], triage, ['src/reference/x.ts']);
+    expect(stale.map((t) => t.original)).toEqual(['gone']);
+  });
+
+  it('refuses an entry without its fields, an unknown verdict, an equivalent without the spec line', () => {
+    expect(triageProblems(triage)).toEqual([]);
+    expect(triageProblems({})).toEqual(['the triage is not a list']);
+    expect(
+      triageProblems([
+        { file: 'f', original: 'o', replacement: 'r', verdict: 'equivalent', why: 'w' },
+        { file: 'f', original: 'o', replacement: 'r', verdict: 'maybe', why: 'w' },
+        { file: 'f', replacement: 'r', verdict: 'unobservable', why: 'w' },
+      ]),
+    ).toEqual([
+      "entry 1: an equivalent mutant quotes the spec's line",
+      'entry 2: unknown verdict maybe',
+      'entry 3: original missing',
+    ]);
+  });
+});
