@@ -1,4 +1,4 @@
-// npm run mutation [-- FILE ...] [-- --judge]: StrykerJS over the reference server, one Stryker
+// npm run mutation [-- FILE ...] [--judge] [--concurrency=N]: StrykerJS over the reference server, one Stryker
 // run per file (so a long run stopped half-way keeps the files it finished), each mutant judged by a
 // whole conformance run (stryker.config.json: the command runner around src/cli/conformance.ts).
 // Then every survivor is looked up in the triage (bench/stryker/triage/<file>.yaml: equivalent under
@@ -46,6 +46,8 @@ function reportName(file: string): string {
 
 const args = process.argv.slice(2);
 const judgeOnly = args.includes('--judge');
+// --concurrency=N is handed to Stryker (1 leaves a core to other work on this 2-core machine).
+const passed = args.filter((a) => a.startsWith('--concurrency=')).flatMap((a) => a.split('='));
 const named = args.filter((a) => !a.startsWith('--'));
 const files = named.length ? named : everyFile();
 mkdirSync(OUT, { recursive: true });
@@ -70,7 +72,7 @@ for (const file of files) {
   const name = reportName(file);
   const t0 = Date.now();
   if (!judgeOnly) {
-    const run = spawnSync('npx', ['stryker', 'run', '--mutate', file], {
+    const run = spawnSync('npx', ['stryker', 'run', '--mutate', file, ...passed], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     if (run.status !== 0 || !existsSync(`${OUT}/mutation.json`)) {
