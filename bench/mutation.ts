@@ -92,7 +92,7 @@ for (const file of files) {
   judgements.push(j);
   const s = score([j]);
   console.log(
-    `mutation: ${file}: ${s.killed} of ${s.judged} killed (${percent(s.raw)}); ${s.equivalent} equivalent, ` +
+    `mutation: ${file}: ${s.killed} of ${s.judged} killed (${percent(s.raw)}); ${s.equivalent} not faults under the spec, ` +
       `${s.open} blind spots, ${s.untriaged} not triaged: ${percent(s.nonEquivalent)} of the non-equivalent; ` +
       `${j.ignored} fault-branch mutants ignored${j.errors ? `, ${j.errors} errors` : ''}${judgeOnly ? '' : ` (${Math.round((Date.now() - t0) / 1000)} s)`}`,
   );
@@ -130,7 +130,7 @@ writeFileSync(
 );
 console.log(
   `mutation: ${judgements.length} file(s): ${total.killed} of ${total.judged} killed (${percent(total.raw)} raw); ` +
-    `${total.equivalent} survivors equivalent, ${total.open} blind spots, ${total.untriaged} not triaged: ` +
+    `${total.equivalent} survivors not faults under the spec (equivalent, unobservable, outside the API), ${total.open} blind spots, ${total.untriaged} not triaged: ` +
     `${percent(total.nonEquivalent)} of the non-equivalent mutants killed` +
     `${judgeOnly ? '' : ` in ${Math.round((Date.now() - started) / 60_000)} min`}; reports in ${OUT}/ (survivors.md)`,
 );
