@@ -114,6 +114,12 @@ async function main(): Promise<void> {
   const tagsFilter = tagsFilterOf({ areas, rules });
   // The exit code is the one the conformance reporter decided from the checks' outcomes
   // (src/report/outcome.ts); no results means the run ended before it could report.
+  // The event loop emptied while the suites were awaited (a setup step that never settles, such as
+  // an embedded server that never listens): without this the process would end with code 0 having
+  // checked nothing. A finished run leaves by process.exit, which never emits beforeExit.
+  process.once('beforeExit', () =>
+    fail('the run stopped before any result: a setup step never finished (nothing was left to wait for)'),
+  );
   const exitCode = await runSuites(
     { files: areas.map((a) => `suites/${a}.test.ts`), ...(tagsFilter ? { tagsFilter } : {}) },
     interrupts,
