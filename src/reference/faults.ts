@@ -367,6 +367,21 @@ const TABLE = [
     'GNR-01',
     'the token route crashes into a 500 on an empty client_id or client_secret',
   ),
+  // Bodies no generated request sends (suites/errors.test.ts ERR-BODY-*): caught by the errors area.
+  fault(
+    'token-null-body-500',
+    'GNR-01',
+    'the token route crashes into a 500 on the JSON body null (read as an object)',
+    undefined,
+    ['errors'],
+  ),
+  fault(
+    'oversized-body-500',
+    'GNR-01',
+    'a token request body over the 1 MiB cap crashes into a 500 instead of its 413',
+    undefined,
+    ['errors'],
+  ),
   fault(
     'repeated-query-500',
     'GNR-01',

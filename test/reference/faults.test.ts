@@ -252,6 +252,18 @@ const PROBES: Record<string, Probe> = {
     const body = { client_id: '', client_secret: '' };
     return (await s.call('/api/v1/auth/token', { method: 'POST', body })).status < 500;
   },
+  'token-null-body-500': async (s) =>
+    (
+      await s.call('/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'null',
+      })
+    ).status === 400,
+  'oversized-body-500': async (s) => {
+    const body = { client_id: 'x', client_secret: 'y', padding: 'x'.repeat(2 * 1024 * 1024) };
+    return (await s.call('/api/v1/auth/token', { method: 'POST', body })).status === 413;
+  },
   'repeated-query-500': async (s) => (await s.call(`${PETS}?limit=1&limit=2`)).status < 500,
   'pet-tag-refused': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5011, name: 'D', tag: 'cat' } })).status === 201,

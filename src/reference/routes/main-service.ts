@@ -34,6 +34,7 @@ export const createToken: Handler = async (ctx) => {
       crashOnMalformed: faults.has('malformed-json-500'),
       anyMediaType: state.options.choices['request-media-type'] === 'any',
     });
+    if (faults.has('token-null-body-500') && body === null) throw simulatedCrash();
     if (!isObject(body)) {
       throw new ApiError(
         400,
@@ -71,6 +72,9 @@ export const createToken: Handler = async (ctx) => {
     clientId = unknownAccepted || typeof id !== 'string' ? DEFAULT_CREDENTIALS.clientId : id;
     userId = client.userId;
   } catch (error) {
+    if (faults.has('oversized-body-500') && error instanceof ApiError && error.status === 413) {
+      throw simulatedCrash();
+    }
     // A caller without valid client credentials is limited by its address.
     if (error instanceof ApiError) limitAnonymous(ctx);
     throw error;
