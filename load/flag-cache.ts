@@ -11,6 +11,7 @@ import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
+import { ReadGate, unreadThresholds } from './lib/bounded-read.ts';
 import { apiUrl, readLoadConfig, requireCredentials, secretValues } from './lib/config.ts';
 import { k6Duration } from './lib/env.ts';
 import { flagCacheFindings } from './lib/flag-cache-findings.ts';
@@ -24,8 +25,10 @@ import {
 } from './lib/flag-plan.ts';
 import { inInit } from './lib/init.ts';
 import { advanceClock, setFeature } from './lib/k6/control.ts';
-import { bearerHeaders, bodyText, get, issueToken, type Response } from './lib/k6/http.ts';
-import { VuSession } from './lib/session.ts';
+import { bearerHeaders, issueToken, type ReadAnswer, readBounded } from './lib/k6/http.ts';
+import { inIteration } from './lib/k6/iteration.ts';
+import { inSetup } from './lib/k6/setup.ts';
+import { mayBeSessionExpired, VuSession } from './lib/session.ts';
 import { FlagWindowTracker } from './lib/shared/flag-window.ts';
 import type { K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
@@ -82,6 +85,7 @@ export const options: Options = {
   scenarios,
   thresholds: {
     ...BOUNDED_THRESHOLDS,
+    ...unreadThresholds(['token', 'flags', 'renewal']),
     flag_cache_violations: ['count==0'],
     flag_cache_rate_limited: ['count==0'],
     // So that k6 itself never exits 0 for a run that proved nothing (the npm script exits 3).
@@ -98,13 +102,25 @@ function sleepUntil(ms: number): void {
 }
 
 // Per VU (each k6 VU has its own runtime): its token and its view of the renewals.
-const session = new VuSession(() => inInit(() => issueToken(config)));
+const session = new VuSession(() => issueToken(config));
+/** Whether this poller's last flags answer declared a readable size (its next poll is then read). */
+const flagsGate = new ReadGate();
 const tracker = new FlagWindowTracker({ windowMs: plan.windowSeconds * 1000, toleranceMs: plan.toleranceMs });
 let lastChangeAt: number | undefined;
 let lastSlotMs = -1;
 const END_MS = plan.durationSeconds * 1000;
 
+export function setup(): void {
+  // One token first: a refused or unreadable token answer stops the run in one line before any
+  // poller starts (each poller then asks for its own).
+  inSetup(() => issueToken(config));
+}
+
 export function poll(): void {
+  inIteration(pollOnce);
+}
+
+function pollOnce(): void {
   session.token();
   const slot = nextPollMs(
     plan,
@@ -119,25 +135,31 @@ export function poll(): void {
   lastSlotMs = slot;
   sleepUntil(slot);
   const at = virtualMs(plan, exec.instance.currentTestRunDuration);
-  // The flag data is what is compared: this body is kept (the only one the probe reads).
-  const { response, renewed } = session.send(
-    (token, keep) =>
-      get(
-        config,
-        apiUrl(config, 'v1/feature-flags'),
-        bearerHeaders(token),
-        { name: 'GET /v1/feature-flags', endpoint: 'feature-flags' },
-        keep,
-      ),
-    true,
+  // The flag data is what is compared: a poll is read in the same ask when this poller's last
+  // flags answer declared at most 1 MiB with no content coding (its first poll only shows the size:
+  // polls are never doubled, their count and timing are what the probe measures). An error answer
+  // not read in its ask is asked again, kept, when it declared a readable size (SESSION_EXPIRED).
+  const { response, renewed } = session.send((token) =>
+    readBounded(
+      config,
+      'GET',
+      apiUrl(config, 'v1/feature-flags'),
+      null,
+      { headers: bearerHeaders(token), tags: { name: 'GET /v1/feature-flags', endpoint: 'feature-flags' } },
+      flagsGate,
+      (r) =>
+        r.status >= 200 && r.status < 300 ? 'flags' : mayBeSessionExpired(r.status) ? 'renewal' : undefined,
+    ),
   );
   if (renewed) renewals.add(1);
   record(response, at);
 }
 
-function record(res: Response, atMs: number): void {
+function record(read: ReadAnswer, atMs: number): void {
+  const res = read.response;
   polls.add(1);
-  const seen = tracker.observe({ atMs, status: res.status, body: bodyText(res) });
+  // A body not read (the first poll, or one too big to read) is no data: the tracker skips it.
+  const seen = tracker.observe({ atMs, status: res.status, body: read.body });
   if (seen.rateLimited) rateLimited.add(1);
   else if (res.status < 200 || res.status >= 300) errors.add(1, { status: String(res.status) });
   check(res, { 'feature flags answered 200': (r) => r.status === 200 });
@@ -156,6 +178,10 @@ function record(res: Response, atMs: number): void {
 }
 
 export function tick(): void {
+  inIteration(tickOnce);
+}
+
+function tickOnce(): void {
   if (!config.controlUrl) return;
   const next = ticksBefore(plan, exec.instance.currentTestRunDuration) + 1;
   if (next * plan.tickSeconds * 1000 >= END_MS) {

@@ -13,10 +13,19 @@ import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
+import { ReadGate, unreadThresholds } from './lib/bounded-read.ts';
 import { apiUrl, readLoadConfig, requireCredentials, secretValues } from './lib/config.ts';
 import { k6Duration } from './lib/env.ts';
 import { inInit } from './lib/init.ts';
-import { apiKeyHeaders, bearerHeaders, issueToken, type Response, send, sendBatch } from './lib/k6/http.ts';
+import {
+  apiKeyHeaders,
+  bearerHeaders,
+  issueToken,
+  type ReadAnswer,
+  type Response,
+  readBounded,
+  sendBatch,
+} from './lib/k6/http.ts';
 import { inSetup } from './lib/k6/setup.ts';
 import { type ProbeAnswer, type ProbeResult, runLimitProbe } from './lib/limit-probe.ts';
 import { rateLimitFindings } from './lib/rate-limit-findings.ts';
@@ -51,6 +60,7 @@ export const options: Options = {
   batchPerHost: plan.limits.batch,
   thresholds: {
     ...BOUNDED_THRESHOLDS,
+    ...unreadThresholds(['token', 'limit-poll']),
     rate_limit_5xx: ['count==0'],
     rate_limit_malformed_429: ['count==0'],
     rate_limit_failed_verdicts: ['count==0'],
@@ -62,14 +72,14 @@ export const options: Options = {
 // 429 is the answer under study, not a failed request.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
 
-function answer(res: Response, kept: boolean, sentAtMs: number, receivedAtMs: number): ProbeAnswer {
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: kept ? (typeof res.body === 'string' ? res.body : null) : undefined,
-    sentAtMs,
-    receivedAtMs,
-  };
+/** body: the text when read, undefined when not (a burst's, or a poll too big to read: not judged). */
+function answer(
+  res: Response,
+  body: string | null | undefined,
+  sentAtMs: number,
+  receivedAtMs: number,
+): ProbeAnswer {
+  return { status: res.status, headers: res.headers, body, sentAtMs, receivedAtMs };
 }
 
 export function setup(): ProbeResult {
@@ -78,21 +88,28 @@ export function setup(): ProbeResult {
     plan.auth === 'bearer' ? bearerHeaders(inSetup(() => issueToken(config))) : apiKeyHeaders(config);
   const url = apiUrl(config, plan.path);
   const tags = { name: `GET /${plan.path}`, endpoint: 'probe' };
+  // Whether the route's last answer (a poll's or a burst's) declared a readable size: a single poll
+  // is then read in its one ask. Polls are never doubled: each one counts against the limiter.
+  const gate = new ReadGate();
   const result = runLimitProbe(
     {
       now: () => Date.now(),
       sleep: (ms) => sleep(ms / 1000),
       send: (count) => {
-        // A single poll reads its body (a 429's error body is judged); a burst's are discarded,
-        // or a large answer would be held `count` times at once.
-        const kept = count === 1;
+        // A single poll reads its body (a 429's error body is judged) when the route's last answer
+        // declared a readable size; a burst's are discarded, or a large answer would be held
+        // `count` times at once.
         const sentAt = Date.now();
-        const responses =
-          count === 1
-            ? [send(config, 'GET', url, null, { headers, tags, keepBody: true })]
-            : sendBatch(config, url, count, { headers, tags });
+        if (count === 1) {
+          const read: ReadAnswer = readBounded(config, 'GET', url, null, { headers, tags }, gate, (r) =>
+            r.status === 429 ? 'limit-poll' : undefined,
+          );
+          return [answer(read.response, read.body ?? undefined, sentAt, Date.now())];
+        }
+        const responses = sendBatch(config, url, count, { headers, tags });
         const receivedAt = Date.now();
-        return responses.map((r) => answer(r, kept, sentAt, receivedAt));
+        for (const r of responses) gate.learn(r.status, r.headers);
+        return responses.map((r) => answer(r, undefined, sentAt, receivedAt));
       },
     },
     plan.limits,

@@ -9,6 +9,7 @@ import { check, sleep } from 'k6';
 import { Counter, Rate } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
+import { ReadGate, unreadThresholds } from './lib/bounded-read.ts';
 import {
   apiUrl,
   petstoreAllowed,
@@ -18,11 +19,12 @@ import {
   secretValues,
 } from './lib/config.ts';
 import { inInit } from './lib/init.ts';
-import { bearerHeaders, bodyText, get, issueToken, type Response } from './lib/k6/http.ts';
+import { bearerHeaders, get, issueToken, type Response, readBounded } from './lib/k6/http.ts';
+import { inIteration } from './lib/k6/iteration.ts';
 import { inSetup } from './lib/k6/setup.ts';
-import { pageCount, readableSize } from './lib/pages.ts';
+import { pageCount } from './lib/pages.ts';
 import { readReleasePlan, releaseThresholds, USER_ERRORS } from './lib/release-plan.ts';
-import { VuSession } from './lib/session.ts';
+import { mayBeSessionExpired, VuSession } from './lib/session.ts';
 import { retryAfterSeconds } from './lib/shared/retry-after.ts';
 import type { K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
@@ -44,7 +46,11 @@ const rateLimited = new Counter('release_rate_limited');
 export const options: Options = {
   ...BOUNDED_OPTIONS,
   scenarios: { users: plan.scenario },
-  thresholds: { ...releaseThresholds(plan), ...BOUNDED_THRESHOLDS },
+  thresholds: {
+    ...releaseThresholds(plan),
+    ...BOUNDED_THRESHOLDS,
+    ...unreadThresholds(['token', 'renewal', 'page-count']),
+  },
   summaryTrendStats: ['min', 'avg', 'med', 'p(90)', 'p(95)', 'max', 'count'],
 };
 
@@ -61,23 +67,40 @@ export function setup(): ReleaseSetup {
     const url = apiUrl(config, 'v1/customers', { page: 1 });
     const tags = { name: 'GET /v1/customers?page=1 (page count)', endpoint: 'page-count' };
     // k6 reads a kept body whole, with no cap: page 1 is read only when its answer, asked first
-    // with the body discarded, declares a size that is reasonable for a page.
-    const sized = get(config, url, bearerHeaders(token), tags);
-    if (!readableSize(sized.status, sized.headers['Content-Length'])) return { totalPages: undefined };
-    const first = get(config, url, bearerHeaders(token), tags, true);
-    return { totalPages: first.status === 200 ? pageCount(bodyText(first)) : undefined };
+    // with the body discarded, declares at most 1 MiB with no content coding.
+    const first = readBounded(
+      config,
+      'GET',
+      url,
+      null,
+      { headers: bearerHeaders(token), tags },
+      new ReadGate(),
+      (r) => (r.status === 200 ? 'page-count' : undefined),
+    );
+    return { totalPages: first.status === 200 ? pageCount(first.body) : undefined };
   });
 }
 
 // Per VU: its token and its flags' age.
-const session = new VuSession(() => inInit(() => issueToken(config)));
+const session = new VuSession(() => issueToken(config));
 let flagsFetchedAt = Number.NEGATIVE_INFINITY;
 
 /** A bearer GET with renewal; a 429 makes this user wait as a well-behaved client would. */
 function call(url: string, endpoint: string, name: string): Response {
-  const { response, renewed } = session.send((token, keep) =>
-    get(config, url, bearerHeaders(token), { name, endpoint }, keep),
+  // A success is never read; an error is read (asked again with its body kept) only when its first
+  // answer declared a readable size: SESSION_EXPIRED is known only from the body.
+  const { response: read, renewed } = session.send((token) =>
+    readBounded(
+      config,
+      'GET',
+      url,
+      null,
+      { headers: bearerHeaders(token), tags: { name, endpoint } },
+      new ReadGate(),
+      (r) => (mayBeSessionExpired(r.status) ? 'renewal' : undefined),
+    ),
   );
+  const response = read.response;
   if (renewed) {
     renewals.add(1);
     sessionExpired.add(1, { endpoint });
@@ -91,7 +114,10 @@ function call(url: string, endpoint: string, name: string): Response {
 }
 
 export function visit(data: ReleaseSetup): void {
-  const totalPages = data?.totalPages;
+  inIteration(() => iteration(data?.totalPages));
+}
+
+function iteration(totalPages: number | undefined): void {
   if (Date.now() - flagsFetchedAt >= plan.flagsTtlSeconds * 1000) {
     const flags = call(apiUrl(config, 'v1/feature-flags'), 'feature-flags', 'GET /v1/feature-flags');
     if (check(flags, { 'feature flags 200': (r) => r.status === 200 })) flagsFetchedAt = Date.now();

@@ -1,16 +1,16 @@
 // One bearer token per virtual user, renewed on SESSION_EXPIRED: the request is repeated once
 // with a new token, and a second SESSION_EXPIRED for the same request is final (the spec's rule).
-// Bodies are discarded unless a request keeps its own (load/lib/bounded.ts): the code of an error
-// is then unknown, so an error answer (4xx other than 429, or 5xx: the spec does not show the
-// status of SESSION_EXPIRED) is asked again once with its body kept, and that answer decides. A
-// success, most answers, is never read whole. Pure: the token request and the HTTP call are passed
-// in, so vitest tests the logic in Node and k6 gives it k6/http (each k6 VU has its own JS
-// runtime, so no cross-VU sharing is needed).
+// The request reads what it needs through the bounded read (load/lib/k6/http.ts readBounded): an
+// error answer (4xx other than 429, or 5xx: the spec does not show the status of SESSION_EXPIRED)
+// is read only when it declared a readable size; otherwise its code is unknown and it is taken as
+// it came (counted as not read, with no renewal). A success, most answers, is never read whole.
+// Pure: the token request and the HTTP call are passed in, so vitest tests the logic in Node and
+// k6 gives it k6/http (each k6 VU has its own JS runtime, so no cross-VU sharing is needed).
 import { isSessionExpired, jsonBody } from './shared/error-body.ts';
 
 export interface BodyResponse {
   status: number;
-  /** k6 gives a string (or null when the body was discarded, or an ArrayBuffer for binary answers). */
+  /** The body when it was read (a string), else null. */
   body: unknown;
 }
 
@@ -20,10 +20,10 @@ export interface SessionOutcome<R extends BodyResponse> {
   renewed: boolean;
 }
 
-/** (token, keepBody) -> the answer; keepBody false lets k6 discard the body. */
-export type SessionRequest<R extends BodyResponse> = (token: string, keepBody: boolean) => R;
+/** token -> the answer, its body read when it may hold SESSION_EXPIRED and its size allows. */
+export type SessionRequest<R extends BodyResponse> = (token: string) => R;
 
-/** Whether an answer whose body was discarded could be SESSION_EXPIRED: an error, not a 429. */
+/** Whether an answer could be SESSION_EXPIRED, so that its body is worth reading: an error, not a 429. */
 export function mayBeSessionExpired(status: number): boolean {
   return status >= 400 && status !== 429;
 }
@@ -48,17 +48,12 @@ export class VuSession {
     return this.renewals;
   }
 
-  /**
-   * Sends with the current token; on SESSION_EXPIRED renews once and repeats once. keepBody: the
-   * caller reads the body anyway (then no error is asked twice).
-   */
-  send<R extends BodyResponse>(request: SessionRequest<R>, keepBody = false): SessionOutcome<R> {
-    const token = this.token();
-    let answer = request(token, keepBody);
-    if (!keepBody && mayBeSessionExpired(answer.status)) answer = request(token, true);
+  /** Sends with the current token; on SESSION_EXPIRED renews once and repeats once. */
+  send<R extends BodyResponse>(request: SessionRequest<R>): SessionOutcome<R> {
+    const answer = request(this.token());
     if (!isSessionExpired(jsonBody(answer.body))) return { response: answer, renewed: false };
     this.current = this.issue();
     this.renewals += 1;
-    return { response: request(this.current, keepBody), renewed: true };
+    return { response: request(this.current), renewed: true };
   }
 }

@@ -3,6 +3,7 @@
 // (a redirect's Location, error bodies), so a leak would show. Tests and the memory benchmark use it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 export const K6_HOSTILE_KINDS = [
   /** Every data route answers 302 to another loopback address (the listener on 127.0.0.2). */
@@ -15,8 +16,36 @@ export const K6_HOSTILE_KINDS = [
   'huge-body',
   /** Every data route answers 200 with a body that never ends. */
   'endless-body',
+  /** Every data route answers 200 with a gzip body declared small that inflates to hugeBytes. */
+  'gzip-body',
+  // The bodies the scripts must read, each hostile in the three ways above:
+  /** The token route answers 200 with a huge, endless or gzip-bomb body. */
+  'token-huge',
+  'token-endless',
+  'token-gzip',
+  /** Every data route answers 401 (an error that may be SESSION_EXPIRED) with such a body. */
+  'error-huge',
+  'error-endless',
+  'error-gzip',
+  /** Every data route answers 429 (Retry-After: 1, the rate-limit probe's polls) with such a body. */
+  'limited-huge',
+  'limited-endless',
+  'limited-gzip',
 ] as const;
 export type K6HostileKind = (typeof K6_HOSTILE_KINDS)[number];
+
+/** How a kind's answers misbehave: which route, which status, which body (undefined: not hostile). */
+export function hostility(
+  kind: K6HostileKind,
+): { route: 'token' | 'data'; status: number; body: 'huge' | 'endless' | 'gzip' } | undefined {
+  const bodies = { huge: 'huge', endless: 'endless', gzip: 'gzip' } as const;
+  const match = /^(token|error|limited|huge|endless|gzip)-(huge|endless|gzip|body)$/.exec(kind);
+  if (!match) return undefined;
+  const [, where, what] = match as unknown as [string, string, string];
+  if (what === 'body') return { route: 'data', status: 200, body: bodies[where as keyof typeof bodies] };
+  const status = where === 'error' ? 401 : where === 'limited' ? 429 : 200;
+  return { route: where === 'token' ? 'token' : 'data', status, body: bodies[what as keyof typeof bodies] };
+}
 
 export interface K6HostileTarget {
   apiBaseUrl: string;
@@ -26,14 +55,18 @@ export interface K6HostileTarget {
   requests(): number;
   /** Requests that carried a Cookie header (every answer sets one: a client keeping cookies sends them back). */
   cookiesReturned(): number;
+  /** Requests that did not ask for identity alone (Accept-Encoding), e.g. none or gzip. */
+  codingsAsked(): number;
   close(): Promise<void>;
 }
 
 export interface K6HostileOptions {
   /** Where redirects point (the listener's origin). */
   elsewhere?: string;
-  /** Size of the huge body (default 200 MB). */
+  /** Size of the huge body, and of the gzip bomb once inflated (default 200 MB). */
   hugeBytes?: number;
+  /** With a token kind: how many token asks are answered well first (2: the setup's ask and read). */
+  goodTokenAsks?: number;
 }
 
 const CHUNK = Buffer.alloc(1 << 16, 'x');
@@ -46,10 +79,38 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** Writes `bytes` (or forever) of a JSON-looking body, respecting back-pressure. */
-function stream(res: ServerResponse, bytes: number | undefined): void {
-  res.writeHead(200, {
+/** A small JSON answer that declares its length, as most servers do for one written at once. */
+function reply(res: ServerResponse, status: number, body: unknown, more: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...more,
     'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+const bombs = new Map<number, Buffer>();
+/** A gzip body of `bytes` zeros once inflated: about a thousandth of that on the wire. */
+function gzipBomb(bytes: number): Buffer {
+  let bomb = bombs.get(bytes);
+  if (!bomb) {
+    bomb = gzipSync(Buffer.alloc(bytes, '0'), { level: 9 });
+    bombs.set(bytes, bomb);
+  }
+  return bomb;
+}
+
+/** Writes `bytes` (or forever) of a JSON-looking body, respecting back-pressure. */
+function stream(
+  res: ServerResponse,
+  bytes: number | undefined,
+  status = 200,
+  more: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    ...more,
     ...(bytes === undefined ? {} : { 'content-length': String(bytes) }),
   });
   let left = bytes ?? Number.POSITIVE_INFINITY;
@@ -77,13 +138,18 @@ export async function startK6HostileTarget(
   const issuedTokens: string[] = [];
   let requests = 0;
   let cookiesReturned = 0;
+  let tokenAsks = 0;
+  let codingsAsked = 0;
   const sockets = new Set<Socket>();
   const elsewhere = options.elsewhere ?? 'http://127.0.0.2:9';
   const hugeBytes = options.hugeBytes ?? 200 * 1024 * 1024;
 
+  // The bomb is made before the first request (compressing takes a second or two).
+  if (hostility(kind)?.body === 'gzip') gzipBomb(hugeBytes);
   const server = createServer(async (req, res) => {
     requests += 1;
     if (req.headers.cookie !== undefined) cookiesReturned += 1;
+    if (req.headers['accept-encoding'] !== 'identity') codingsAsked += 1;
     // Every answer sets a cookie carrying what the caller sent: a kept jar would send it back.
     res.setHeader(
       'set-cookie',
@@ -98,39 +164,64 @@ export async function startK6HostileTarget(
       body,
     ].join('|');
 
-    if (req.method === 'POST' && url.startsWith('/api/v1/auth/token')) {
+    const hostile = hostility(kind);
+    const isToken = req.method === 'POST' && url.startsWith('/api/v1/auth/token');
+    // The first goodTokenAsks token asks are answered well (setup's), the users' own then misbehave.
+    const spared = isToken && ++tokenAsks <= (options.goodTokenAsks ?? 0);
+    if (hostile && !spared && (hostile.route === 'token') === isToken) {
+      // Every answer a client must read misbehaves: huge (declared), endless (no length), or a gzip
+      // bomb (declared small, sent coded though identity was asked).
+      const more: Record<string, string> = hostile.status === 429 ? { 'retry-after': '1' } : {};
+      if (hostile.body === 'huge') return stream(res, hugeBytes, hostile.status, more);
+      if (hostile.body === 'endless') return stream(res, undefined, hostile.status, more);
+      const bomb = gzipBomb(hugeBytes);
+      res.writeHead(hostile.status, {
+        ...more,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(bomb.length),
+      });
+      res.end(bomb);
+      return;
+    }
+
+    if (isToken) {
       if (kind === 'token-307') {
-        res.writeHead(307, { location: `${elsewhere}/api/v1/auth/token?echo=${encodeURIComponent(known)}` });
-        res.end(JSON.stringify({ code: 'MOVED', message: `moved; you sent ${known}` }));
-        return;
+        return reply(
+          res,
+          307,
+          { code: 'MOVED', message: `moved; you sent ${known}` },
+          {
+            location: `${elsewhere}/api/v1/auth/token?echo=${encodeURIComponent(known)}`,
+          },
+        );
       }
       const token = `hostile-issued-token-${issuedTokens.length}-${Math.random().toString(36).slice(2, 12)}`;
       issuedTokens.push(token);
-      res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': `session=${token}; Path=/` });
-      res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 3600 }));
-      return;
+      return reply(
+        res,
+        200,
+        { access_token: token, token_type: 'Bearer', expires_in: 3600 },
+        { 'set-cookie': `session=${token}; Path=/` },
+      );
     }
 
     if (kind === 'redirect-other-address' || kind === 'redirect-other-port') {
-      res.writeHead(302, {
-        location: `${elsewhere}${url}${url.includes('?') ? '&' : '?'}echo=${encodeURIComponent(known)}`,
-        'content-type': 'application/json',
-      });
-      res.end(JSON.stringify({ code: 'FOUND', message: `go there; you sent ${known}` }));
-      return;
+      return reply(
+        res,
+        302,
+        { code: 'FOUND', message: `go there; you sent ${known}` },
+        {
+          location: `${elsewhere}${url}${url.includes('?') ? '&' : '?'}echo=${encodeURIComponent(known)}`,
+        },
+      );
     }
-    if (kind === 'huge-body') return stream(res, hugeBytes);
-    if (kind === 'endless-body') return stream(res, undefined);
-
-    // token-307: the data routes behave (nothing gets that far).
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        data: [],
-        pagination: { page: 1, page_size: 50, total_items: 0, total_pages: 1 },
-        flags: {},
-      }),
-    );
+    // token-307 and the token kinds: the data routes behave.
+    reply(res, 200, {
+      data: [],
+      pagination: { page: 1, page_size: 50, total_items: 0, total_pages: 1 },
+      flags: {},
+    });
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -145,6 +236,7 @@ export async function startK6HostileTarget(
     issuedTokens,
     requests: () => requests,
     cookiesReturned: () => cookiesReturned,
+    codingsAsked: () => codingsAsked,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -3,24 +3,40 @@
 // bases' origins are reached), follows no redirect (a 3xx is a finding naming the Location's origin
 // only), keeps no cookie (a new jar per request: nothing the target sets is stored or sent back),
 // and keeps a body only when asked (k6 reads a kept body whole: it has no size cap, so bodies are
-// discarded unless the script needs them). Runs only inside k6; the logic lives in pure modules.
+// discarded unless the script needs them, and one that is needed is read through readBounded():
+// only when an answer to it declared at most 1 MiB with no content coding, load/lib/bounded-read.ts).
+// Every request asks for no content coding (k6 would inflate a gzip body without a cap). Runs only
+// inside k6; the logic lives in pure modules.
 import { check } from 'k6';
 import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
 import { Counter } from 'k6/metrics';
-import { BOUNDED_OPTIONS, REDIRECTS_METRIC, redirectCheckName } from '../bounded.ts';
+import {
+  BOUNDED_OPTIONS,
+  MAX_READ_BYTES,
+  REDIRECTS_METRIC,
+  redirectCheckName,
+  UNREAD_METRIC,
+} from '../bounded.ts';
+import { afterAsk, ReadGate, type ReadPurpose, UNREAD_REASONS, type Unread } from '../bounded-read.ts';
 import { apiUrl, type LoadConfig } from '../config.ts';
 import { errorCode, jsonBody } from '../shared/error-body.ts';
 import { allowedOrigin, allowedOrigins, redirectOrigin } from '../shared/origin.ts';
+import { Refusal } from './iteration.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
 
 /** Answers that were redirects, not followed (every script holds it at 0 with a threshold). */
 const redirects = new Counter(REDIRECTS_METRIC);
+/** Answers whose body was needed but not read (too big, undeclared, coded): said in the report. */
+const unread = new Counter(UNREAD_METRIC);
 
 export interface SendOptions {
   tags: Record<string, string>;
   headers?: Record<string, string>;
-  /** Whether the script reads the body; discarded otherwise (k6 would hold it whole in memory). */
+  /**
+   * Whether the body is kept; discarded otherwise (k6 would hold it whole in memory). Only
+   * readBounded() keeps one, after an answer declared a readable size.
+   */
   keepBody?: boolean;
 }
 
@@ -31,15 +47,16 @@ function origins(config: LoadConfig, control: boolean): string[] {
     : allowedOrigins(config);
 }
 
-/** Throws one line when the URL is not on an allowed origin: the request is never sent. */
+/** Throws a one-line Refusal when the URL is not on an allowed origin: the request is never sent. */
 function refuseElsewhere(config: LoadConfig, url: string, control = false): void {
   const verdict = allowedOrigin(url, origins(config, control));
-  if (!verdict.allowed) throw new Error(verdict.reason);
+  if (!verdict.allowed) throw new Refusal(verdict.reason);
 }
 
 function params(config: LoadConfig, options: SendOptions): Params {
   return {
-    headers: { accept: 'application/json', ...options.headers },
+    // identity: a coded body is inflated by k6 without a cap, and its declared length says nothing.
+    headers: { accept: 'application/json', 'accept-encoding': 'identity', ...options.headers },
     tags: options.tags,
     timeout: `${config.requestTimeoutMs}ms`,
     redirects: BOUNDED_OPTIONS.maxRedirects,
@@ -100,14 +117,62 @@ export function bodyText(res: Response): string | null {
   return typeof res.body === 'string' ? res.body : null;
 }
 
+/** A needed body as the script gets it: read, or not (and why, counted in load_bodies_not_read). */
+export interface ReadAnswer {
+  status: number;
+  response: Response;
+  /** The body when it was read, else null. */
+  body: string | null;
+  /** Set when the body was needed but not read: too big, undeclared or coded. */
+  unread?: Unread;
+}
+
 /**
- * POST /v1/auth/token; throws one line (status and error code only, never the body) when refused.
- * A token is used only when it came from the configured API origin (redirects are not followed,
- * and the answer's own URL is checked again before the token is taken).
+ * The one bounded read: a request whose body the script needs. The body is kept in the same ask
+ * when the last answer of its kind (gate) declared at most 1 MiB with no content coding; otherwise
+ * the request is asked with the body discarded, and asked again with it kept only when that answer
+ * declared a readable size and the purpose allows a second ask (load/lib/bounded-read.ts).
+ * purposeOf: what this answer's body is needed for, or undefined when it is not (a success of a
+ * user's call, a redirect). A fresh gate makes every read ask first.
+ */
+export function readBounded(
+  config: LoadConfig,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  body: string | null,
+  options: SendOptions,
+  gate: ReadGate,
+  purposeOf: (res: Response) => ReadPurpose | undefined,
+): ReadAnswer {
+  const kept = gate.open();
+  const first = send(config, method, url, body, { ...options, keepBody: kept });
+  const purpose = purposeOf(first);
+  const step = afterAsk(kept, gate.learn(first.status, first.headers), purpose);
+  if (step.step === 'ask-again') {
+    const again = send(config, method, url, body, { ...options, keepBody: true });
+    gate.learn(again.status, again.headers);
+    return { status: again.status, response: again, body: bodyText(again) };
+  }
+  if (step.step === 'without' && step.unread !== undefined && purpose !== undefined) {
+    unread.add(1, { why: step.unread, purpose, endpoint: options.tags.endpoint ?? '' });
+    return { status: first.status, response: first, body: null, unread: step.unread };
+  }
+  return { status: first.status, response: first, body: kept ? bodyText(first) : null };
+}
+
+/** Per virtual user: whether its last token answer declared a readable size (renewals ask once). */
+const tokenGate = new ReadGate();
+
+/**
+ * POST /v1/auth/token; throws a one-line Refusal (status and error code only, never the body) when
+ * refused or not readable. A token is used only when it came from the configured API origin
+ * (redirects are not followed, and the answer's own URL is checked again before the token is
+ * taken). A user's first token is asked twice (the first answer, discarded, shows its size; that
+ * token is never used); a renewal once, when the last token answer declared a readable size.
  */
 export function issueToken(config: LoadConfig): string {
   const url = apiUrl(config, 'v1/auth/token');
-  const res = send(
+  const read = readBounded(
     config,
     'POST',
     url,
@@ -115,24 +180,31 @@ export function issueToken(config: LoadConfig): string {
     {
       headers: { 'content-type': 'application/json' },
       tags: { name: 'POST /v1/auth/token', endpoint: 'auth-token' },
-      keepBody: true,
     },
+    tokenGate,
+    // A redirect's body is not read: the refusal names its Location's origin.
+    (r) => (r.status >= 300 && r.status < 400 ? undefined : 'token'),
   );
+  const res = read.response;
   const from = allowedOrigin(res.url || url, allowedOrigins(config));
-  if (!from.allowed) throw new Error(`token answer not used: ${from.reason}`);
-  const body = bodyText(res);
+  if (!from.allowed) throw new Refusal(`token answer not used: ${from.reason}`);
+  if (read.unread !== undefined) {
+    throw new Refusal(
+      `token answer not read: HTTP ${res.status} ${UNREAD_REASONS[read.unread]}; k6 cannot cap a read, so only answers that declare at most ${MAX_READ_BYTES / (1024 * 1024)} MiB (Content-Length) with no content coding are read (docs/misbehaving-targets.md)`,
+    );
+  }
   let token: unknown;
   try {
-    token = body ? (JSON.parse(body) as { access_token?: unknown }).access_token : undefined;
+    token = read.body ? (JSON.parse(read.body) as { access_token?: unknown }).access_token : undefined;
   } catch {
     token = undefined;
   }
   if (res.status !== 200 || typeof token !== 'string' || token === '') {
     // The code is the target's text: shown only when it looks like one (no escapes reach the terminal).
-    const given = errorCode(jsonBody(body));
+    const given = errorCode(jsonBody(read.body));
     const code = given !== undefined && /^[A-Z][A-Z0-9_]{0,63}$/.test(given) ? given : undefined;
     const where = redirectOrigin(res.status, res.headers.Location, url);
-    throw new Error(
+    throw new Refusal(
       `token request refused: HTTP ${res.status}${code ? ` ${code}` : ''}${where ? ` (a redirect to ${where}, not followed)` : ''}${res.error ? ` (${res.error})` : ''}`,
     );
   }
@@ -144,7 +216,7 @@ export function get(
   url: string,
   headers: Record<string, string>,
   tags: Record<string, string>,
-  keepBody = false,
 ): Response {
-  return send(config, 'GET', url, null, { headers, tags, keepBody });
+  // Its body is discarded: a body the script needs is read through readBounded().
+  return send(config, 'GET', url, null, { headers, tags });
 }

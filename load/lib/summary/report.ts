@@ -1,5 +1,6 @@
 // One load run as a report: k6's summary data plus what the script's analysis found. The renderers
 // (JSON, Markdown, JUnit, text) only read this shape. Pure.
+import { isUnreadSubMetric, unreadNote, unreadTokenStop } from '../bounded-read.ts';
 import { allChecks, type K6SummaryData } from './k6-data.ts';
 
 export interface Verdict {
@@ -91,7 +92,7 @@ export function isConclusivenessMetric(metricName: string): boolean {
  * plumbing, not findings, and would bury the report.
  */
 export function isPlumbing(metricName: string): boolean {
-  return /\{sec:\d+\}$/.test(metricName);
+  return /\{sec:\d+\}$/.test(metricName) || isUnreadSubMetric(metricName);
 }
 
 export function buildReport(data: K6SummaryData, context: ReportContext): LoadReport {
@@ -117,7 +118,9 @@ export function buildReport(data: K6SummaryData, context: ReportContext): LoadRe
     plumbingFailed ||
     thresholds.some((t) => !t.ok && !isConclusivenessMetric(t.metric)) ||
     (context.verdicts ?? []).some((v) => v.ok === false);
-  const verdict: RunVerdict = failed ? 'failed' : context.inconclusive ? 'inconclusive' : 'passed';
+  // A run whose token answers could not be read never ran: it proved nothing (not "passed").
+  const inconclusive = unreadTokenStop(data.metrics) ?? context.inconclusive;
+  const verdict: RunVerdict = failed ? 'failed' : inconclusive ? 'inconclusive' : 'passed';
   return {
     tool: 'payments-crm-conformance k6 harness',
     script: context.script,
@@ -125,14 +128,15 @@ export function buildReport(data: K6SummaryData, context: ReportContext): LoadRe
     finishedAt: context.finishedAt.toISOString(),
     durationMs: Math.round(data.state?.testRunDurationMs ?? 0),
     verdict,
-    ...(verdict === 'inconclusive' ? { verdictReason: context.inconclusive } : {}),
+    ...(verdict === 'inconclusive' ? { verdictReason: inconclusive } : {}),
     passed: verdict === 'passed',
     thresholds,
     checks: allChecks(data.root_group).map((c) => ({ name: c.name, passes: c.passes, fails: c.fails })),
     metrics,
     figures: context.figures ?? [],
     verdicts: context.verdicts ?? [],
-    notes: context.notes ?? [],
+    // Every script says which needed bodies it did not read, and what was therefore not judged.
+    notes: [...(context.notes ?? []), ...[unreadNote(data.metrics)].filter((n) => n !== undefined)],
     ...(context.analysis ? { analysis: context.analysis } : {}),
   };
 }

@@ -134,6 +134,15 @@ describe('load/lib/shared/', () => {
       expect(code, script).toMatch(/\.\.\.BOUNDED_THRESHOLDS/);
     }
     expect(BOUNDED_OPTIONS).toEqual({ maxRedirects: 0, discardResponseBodies: true });
+    // A body is kept only through the bounded read (load/lib/k6/http.ts readBounded): no script
+    // keeps one itself, and no other module of load/ asks k6 for a body.
+    const keeps = definedOutsideShared(/keepBody|responseType:\s*'(text|binary)'/).filter(
+      (path) => path.startsWith('load/') && path !== 'load/lib/k6/http.ts',
+    );
+    expect(keeps).toEqual([]);
+    const http = readFileSync(join(ROOT, 'load/lib/k6/http.ts'), 'utf8');
+    expect(http.match(/keepBody: (true|kept)/g)).toEqual(['keepBody: kept', 'keepBody: true']);
+    expect(http).toMatch(/'accept-encoding': 'identity'/);
   });
 
   it('is not confused with the launcher: src/ has no load/ folder (the Node side of npm run load is src/launcher/)', () => {
