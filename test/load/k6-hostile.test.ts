@@ -197,6 +197,29 @@ function originProbeScript(dir: string): string {
   return file;
 }
 
+/** A k6 script whose users each send through load/lib/k6/http.ts to PROBE_URL inside inIteration(), as the scripts' users do. */
+function iterationRefusalScript(dir: string): string {
+  const lib = (path: string) => pathToFileURL(join(ROOT, path)).href;
+  const file = join(dir, 'iteration-refusal.js');
+  writeFileSync(
+    file,
+    [
+      "import { sleep } from 'k6';",
+      `import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from '${lib('load/lib/bounded.ts')}';`,
+      `import { send } from '${lib('load/lib/k6/http.ts')}';`,
+      `import { inIteration } from '${lib('load/lib/k6/iteration.ts')}';`,
+      `import { readLoadConfig } from '${lib('load/lib/config.ts')}';`,
+      'const config = readLoadConfig(__ENV);',
+      "export const options = { ...BOUNDED_OPTIONS, vus: 2, duration: '20s', thresholds: BOUNDED_THRESHOLDS };",
+      'export default function () {',
+      "  inIteration(() => send(config, 'GET', __ENV.PROBE_URL, null, { tags: { endpoint: 'probe' } }));",
+      '  sleep(0.2);',
+      '}',
+    ].join('\n'),
+  );
+  return file;
+}
+
 describe.skipIf(noK6)(
   'k6 sends nothing to another origin, wherever the URL came from (real k6)',
   { timeout: 60_000 },
@@ -238,6 +261,39 @@ describe.skipIf(noK6)(
         await target.close();
         await elsewhere.close();
         await samePortOther.close();
+      }
+    });
+
+    it('a refusal inside an iteration is one console line per user, no stack, and the run fails at once (exit 99)', async () => {
+      if (!k6) throw new Error(MISSING_K6);
+      const elsewhere = await startListener('127.0.0.2');
+      const target = await startK6HostileTarget('token-307');
+      const dir = mkdtempSync(join(tmpdir(), 'k6-refusal-'));
+      try {
+        const run = await k6RunFile(iterationRefusalScript(dir), {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          K6_NO_USAGE_REPORT: 'true',
+          CONFORMANCE_TARGET: 'local',
+          API_BASE_URL: target.apiBaseUrl,
+          API_KEY_ID: 'origin-key',
+          API_KEY_SECRET,
+          PROBE_URL: `${elsewhere.origin}/api/v1/customers`,
+        });
+        expect(elsewhere.heard, 'requests that reached 127.0.0.2').toEqual([]);
+        const said = run.output
+          .split('\n')
+          .filter((l) => l.includes(`refused to send a request to ${elsewhere.origin}`));
+        // Said once per user (2 users, many iterations until the threshold stops the run).
+        expect(said.length, run.output.slice(-1500)).toBeGreaterThanOrEqual(1);
+        expect(said.length, run.output.slice(-1500)).toBeLessThanOrEqual(2);
+        expect(run.output, 'no stack').not.toMatch(/\\n\\tat |\tat |^\s+at .+:\d+:\d+\)?$/m);
+        expect(run.output).toMatch(/thresholds on metrics 'load_refusals' were crossed/);
+        expect(run.code, run.output.slice(-1500)).toBe(99);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await target.close();
+        await elsewhere.close();
       }
     });
   },
