@@ -310,9 +310,15 @@ const TABLE = [
     RESHAPES.petStatusOutsideEnum,
   ),
   fault('pets-limit-ignored', 'PET-04', 'GET /pets ignores limit'),
+  fault('pets-list-empty', 'PET-12', 'GET /pets answers an empty array, whatever pets exist'),
   fault('pets-limit-over-100', 'PET-05', 'GET /pets honours a limit above 100'),
   fault('pets-default-limit-10', 'PET-06', 'GET /pets without limit returns 10 pets'),
   fault('create-pet-200', 'PET-07', 'POST /pets answers 200 instead of 201', RESHAPES.createPet200),
+  fault(
+    'pet-status-required',
+    'PET-07',
+    'POST /pets refuses a pet without status (400), as if status were required',
+  ),
   fault('created-pet-lost', 'PET-08', 'POST /pets answers 201 but does not store the pet'),
   fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
   fault(

@@ -439,6 +439,13 @@ export const RULES: readonly Rule[] = [
     'Demo pet interface (convention)',
     'GET /pets/{petId} for an unknown id answers 404.',
   ),
+  rule(
+    'PET-12',
+    'pets',
+    'MUST',
+    'Demo pet interface (GET /pets: "JSON array of Pet (a paged array)")',
+    'GET /pets lists the pets that exist: once a pet is created and reads back, GET /pets?limit=1 holds one pet and GET /pets is not empty.',
+  ),
 
   // Shapes and payload format, checked on every operation
   rule(

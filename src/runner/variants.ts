@@ -46,6 +46,8 @@ export const TOLERANCE_VARIANTS: readonly Variant[] = [
     reference: { customers: 12, sessionExpiredStatus: 403 },
   },
   { name: 'other-choices:no-customers', reference: { customers: 0 } },
+  // How many pets exist is not shown: a store holding only the pets the run creates.
+  { name: 'other-choices:no-seeded-pets', reference: { pets: 0 } },
   // Every other answer of every open choice the generated requests touch (the defaults are the
   // clean row's): one row each, so none is left out when a choice is added.
   ...Object.entries(CHOICES).flatMap(([name, choice]) =>

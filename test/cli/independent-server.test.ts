@@ -108,8 +108,9 @@ const CONFORMANT: {
       extraFields: true,
     },
     shouldFailures: [],
-    // 20 customers on one page fit a page size of 50 as well as of 20.
-    inconclusive: ['PAG-PAGE-SIZE'],
+    // 20 customers on one page fit a page size of 50 as well as of 20; 30 pets (and those the run
+    // creates) never reach 100, so no limit above 100 could be exceeded.
+    inconclusive: ['PAG-PAGE-SIZE', 'PET-LIMIT-MAX'],
   },
 ];
 

@@ -201,10 +201,13 @@ const PROBES: Record<string, Probe> = {
       (p) => p.status === undefined || ['available', 'pending', 'sold'].includes(p.status),
     ),
   'pets-limit-ignored': async (s) => ((await pets(s, '?limit=5')) as unknown[]).length === 5,
+  'pets-list-empty': async (s) => ((await pets(s, '?limit=1')) as unknown[]).length === 1,
   'pets-limit-over-100': async (s) => (await s.call(`${PETS}?limit=101`)).status === 400,
   'pets-default-limit-10': async (s) => ((await pets(s)) as unknown[]).length === 100,
   'create-pet-200': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5001, name: 'A' } })).status === 201,
+  'pet-status-required': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: 5008, name: 'no status' } })).status === 201,
   'created-pet-lost': async (s) => {
     await s.call(PETS, { method: 'POST', body: { id: 5002, name: 'B' } });
     return (await s.call(`${PETS}/5002`)).status === 200;

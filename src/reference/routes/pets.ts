@@ -58,10 +58,13 @@ function listLimit(ctx: RequestContext): number {
 
 export const listPets: Handler = (ctx) => {
   limitAnonymous(ctx);
+  const { faults } = ctx.state;
   const limit = listLimit(ctx);
   const afterRaw = singleParam(ctx, 'after');
   const after = afterRaw === undefined ? 0 : positiveInteger('after', afterRaw);
-  const { pets, more } = ctx.state.pets.list(limit, after);
+  const { pets, more } = faults.has('pets-list-empty')
+    ? { pets: [], more: false }
+    : ctx.state.pets.list(limit, after);
   const headers: Record<string, string> = {};
   const lastId = pets.at(-1)?.id;
   // A link to the next page, as the demo's x-next header describes.
@@ -157,6 +160,9 @@ export const createPet: Handler = async (ctx) => {
     textBounded: choices['pet-text'] === 'bounded',
     noId: faults.has('pet-without-id-accepted'),
   });
+  if (faults.has('pet-status-required') && isObject(body) && body.status === undefined) {
+    problems.push('status is required');
+  }
   if (problems.length > 0) {
     const [only] = problems;
     throw problems.length === 1 && only
