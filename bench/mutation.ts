@@ -5,13 +5,15 @@
 // the spec, or a blind spot) and the score over the non-equivalent mutants is printed with the time
 // taken. `--judge` only judges the reports already in reports/mutation/ (after editing the triage).
 // Stryker's HTML and JSON reports: reports/mutation/<file>.html|json; every survivor with its verdict:
-// reports/mutation/survivors.md. Exit 1 when a survivor is not triaged. A benchmark: not part of
+// reports/mutation/survivors.md. Exit 1 when a survivor is not triaged, 3 when a kill was the run
+// refusing to start (its reports folder in use), which voids the score. A benchmark: not part of
 // npm test (docs/mutation.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import {
   findTriage,
+  isHarnessRefusal,
   type Judgement,
   judge,
   openSurvivors,
@@ -96,6 +98,8 @@ for (const file of files) {
       `${s.open} blind spots, ${s.untriaged} not triaged: ${percent(s.nonEquivalent)} of the non-equivalent; ` +
       `${j.ignored} fault-branch mutants ignored${j.errors ? `, ${j.errors} errors` : ''}${judgeOnly ? '' : ` (${Math.round((Date.now() - t0) / 1000)} s)`}`,
   );
+  for (const [ending, n] of Object.entries(j.killedOtherwise))
+    console.log(`  ${n} killed by a run that ended otherwise than with failed checks: ${ending}`);
 }
 
 const line = (s: Survivor) =>
@@ -134,4 +138,12 @@ console.log(
     `${percent(total.nonEquivalent)} of the non-equivalent mutants killed` +
     `${judgeOnly ? '' : ` in ${Math.round((Date.now() - started) / 60_000)} min`}; reports in ${OUT}/ (survivors.md)`,
 );
+const refusals = judgements.flatMap((j) => Object.keys(j.killedOtherwise)).filter(isHarnessRefusal);
+if (refusals.length) {
+  // Such kills were the harness refusing itself, not the suite catching the mutant: the score is void.
+  console.log(
+    'mutation: some kills were runs that refused to start (reports folder in use): the score above is not valid',
+  );
+  process.exit(3);
+}
 process.exit(untriaged.length ? 1 : 0);

@@ -36,6 +36,8 @@ export interface StrykerReport {
         mutatorName: string;
         replacement?: string;
         status: string;
+        /** For a kill by the command runner: the tail of the conformance run's output. */
+        statusReason?: string;
         location: { start: { line: number; column: number }; end: { line: number; column: number } };
       }[];
     }
@@ -53,6 +55,8 @@ export interface Survivor {
 
 export interface Judgement {
   killed: number;
+  /** Kills whose run ended otherwise than with failed checks, by the run's last line (setup refused, crash...). */
+  killedOtherwise: Record<string, number>;
   timedOut: number;
   ignored: number;
   errors: number;
@@ -107,12 +111,23 @@ export function judge(
   report: StrykerReport & { projectRoot?: string },
   triage: readonly TriageEntry[],
 ): Judgement {
-  const judgement: Judgement = { killed: 0, timedOut: 0, ignored: 0, errors: 0, survivors: [] };
+  const judgement: Judgement = {
+    killed: 0,
+    killedOtherwise: {},
+    timedOut: 0,
+    ignored: 0,
+    errors: 0,
+    survivors: [],
+  };
   for (const [name, file] of Object.entries(report.files)) {
     const path = relative(name, report.projectRoot);
     for (const m of file.mutants) {
-      if (m.status === 'Killed') judgement.killed += 1;
-      else if (m.status === 'Timeout') judgement.timedOut += 1;
+      if (m.status === 'Killed') {
+        judgement.killed += 1;
+        const ending = killEnding(m.statusReason);
+        if (ending !== undefined)
+          judgement.killedOtherwise[ending] = (judgement.killedOtherwise[ending] ?? 0) + 1;
+      } else if (m.status === 'Timeout') judgement.timedOut += 1;
       else if (m.status === 'Ignored') judgement.ignored += 1;
       else if (m.status === 'Survived' || m.status === 'NoCoverage') {
         const survivor = {
@@ -127,6 +142,25 @@ export function judge(
     }
   }
   return judgement;
+}
+
+/** A conformance run that failed a check ends with this line (src/cli/conformance.ts). */
+const FAILED_CHECKS = 'exit code 1 (a check failed)';
+
+/**
+ * undefined when the mutant was killed by failed checks (or the reason is unknown), else the run's
+ * last line: a kill the run gave for another reason (the server never came up, the run refused to
+ * start) is real only when the mutant caused it, so it is shown, never silently counted.
+ */
+export function killEnding(reason: string | undefined): string | undefined {
+  if (!reason || reason.includes(FAILED_CHECKS)) return undefined;
+  const last = reason.trim().split('\n').at(-1) ?? '';
+  return last.replace(/\d+/g, 'N').slice(0, 120);
+}
+
+/** A kill that says nothing about the mutant: the run refused to start because another held its reports. */
+export function isHarnessRefusal(ending: string): boolean {
+  return ending.includes('another conformance run');
 }
 
 /** Survivors that count against the score: blind spots and those not judged yet. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isHarnessRefusal,
   judge,
+  killEnding,
   mutatedText,
   type StrykerReport,
   score,
@@ -93,5 +95,45 @@ describe('mutation triage', () => {
       'entry 2: unknown verdict maybe',
       'entry 3: original missing',
     ]);
+  });
+});
+
+describe('kills', () => {
+  it('tells a kill by failed checks from a run that ended otherwise, and the harness refusing itself', () => {
+    expect(killEnding('... 3 checks failed\nexit code 1 (a check failed)\n')).toBeUndefined();
+    expect(killEnding(undefined)).toBeUndefined();
+    const refusal = killEnding(
+      'conformance: another conformance run (process 18931, started 2026-11-26T09:20:36.650Z) is writing to /x/reports\n',
+    );
+    expect(refusal).toMatch(/^conformance: another conformance run \(process N/);
+    expect(isHarnessRefusal(refusal ?? '')).toBe(true);
+    expect(isHarnessRefusal(killEnding('conformance: the setup never settled\nexit code 2\n') ?? '')).toBe(
+      false,
+    );
+  });
+
+  it('counts kills that ended otherwise by their ending', () => {
+    const one = {
+      files: {
+        'a.ts': {
+          source: 'x',
+          mutants: [
+            {
+              mutatorName: 'M',
+              status: 'Killed',
+              statusReason: 'boom\nexit code 2',
+              location: at(1, 1, 1, 2),
+            },
+            {
+              mutatorName: 'M',
+              status: 'Killed',
+              statusReason: 'exit code 1 (a check failed)',
+              location: at(1, 1, 1, 2),
+            },
+          ],
+        },
+      },
+    };
+    expect(judge(one, []).killedOtherwise).toEqual({ 'exit code N': 1 });
   });
 });
