@@ -3,6 +3,7 @@
 // an iteration with its stack, even a thrown string. The refusal is counted in load_refusals, whose
 // threshold (count==0, abortOnFail: load/lib/bounded.ts) stops the run, exit 99, the threshold
 // failed in the report. Other errors are the scripts' own bugs: they keep their stack.
+import { sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 import { REFUSALS_METRIC } from '../bounded.ts';
 
@@ -26,5 +27,8 @@ export function inIteration(run: () => void): void {
       said.add(error.message);
       console.error(error.message);
     }
+    // The run stops at the next threshold evaluation; until then a user must not hammer the target
+    // with refused iterations (20 users asked a bad token route 2,500 times in 2 s without it).
+    sleep(1);
   }
 }
