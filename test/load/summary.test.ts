@@ -2,6 +2,8 @@
 // JUnit (parsed back with fast-xml-parser) and console text, with every secret removed.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { UNREAD_METRIC } from '../../load/lib/bounded.ts';
+import { unreadTokenStop } from '../../load/lib/bounded-read.ts';
 import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { escapeXml, renderJunit } from '../../load/lib/summary/junit.ts';
 import type { K6SummaryData } from '../../load/lib/summary/k6-data.ts';
@@ -101,6 +103,44 @@ describe('buildReport', () => {
     expect(renderText(r, []).split('\n')[1]).toBe('  inconclusive: no window was put to the test');
     // A failure outweighs inconclusiveness.
     expect(report({ verdictOk: true, inconclusive: 'x' }).verdict).toBe('failed');
+  });
+
+  it('notes the bodies not read, hides their sub-metrics, and calls a run with no token read inconclusive', () => {
+    const unread = (purpose: string) => {
+      const d = data({ thresholdOk: true });
+      d.metrics[UNREAD_METRIC] = { type: 'counter', values: { count: 2, rate: 1 } };
+      d.metrics[`${UNREAD_METRIC}{why:too-large}`] = {
+        type: 'counter',
+        values: { count: 2 },
+        thresholds: { 'count>=0': { ok: true } },
+      };
+      d.metrics[`${UNREAD_METRIC}{purpose:${purpose}}`] = {
+        type: 'counter',
+        values: { count: 2 },
+        thresholds: { 'count>=0': { ok: true } },
+      };
+      return buildReport(d, {
+        script: 'release',
+        target: { name: 'local', apiBaseUrl: 'http://127.0.0.1:1/api/' },
+        finishedAt: new Date('2026-11-23T10:00:00Z'),
+        inconclusive: purpose === 'flags' ? 'no poller saw two renewals' : undefined,
+      });
+    };
+    const flags = unread('flags');
+    expect(flags.verdict).toBe('inconclusive');
+    expect(flags.verdictReason).toBe('no poller saw two renewals');
+    expect(flags.notes.at(-1)).toMatch(/^2 answers not read, so not judged \(2 declared more than 1 MiB\)/);
+    expect(Object.keys(flags.metrics).filter((m) => m.startsWith(`${UNREAD_METRIC}{`))).toEqual([]);
+    expect(flags.metrics[UNREAD_METRIC]?.values.count).toBe(2);
+    expect(flags.thresholds.some((t) => t.metric.startsWith(`${UNREAD_METRIC}{`))).toBe(false);
+    const renewal = unread('renewal');
+    expect(renewal.verdict).toBe('passed');
+    expect(renewal.notes.at(-1)).toContain('Not judged: whether an error answer was SESSION_EXPIRED');
+    // No token read: nothing was load-tested, whatever else the run says (its reason comes first).
+    const token = unread('token');
+    expect(token.verdict).toBe('inconclusive');
+    expect(token.verdictReason).toMatch(/^no token answer could be read .*nothing was load-tested/);
+    expect(unreadTokenStop({})).toBeUndefined();
   });
 
   it('formats values for people', () => {
