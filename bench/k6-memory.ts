@@ -4,7 +4,8 @@
 // ends (REQUEST_TIMEOUT_MS 10 s) and a gzip bomb (declared about 200 KB, 200 MB once inflated), at
 // the load profile's 20 users (the rate-limit probe is one sequence of requests: one user). Then the
 // protection removed (a copy of load/ whose whyUnreadable() lets every body be read), at 2 users,
-// to show what it holds back; such a run is stopped once k6 passes --kill-above-mb.
+// to show what it holds back; such a run is stopped once k6 passes --kill-above-mb. And the residual
+// the harness owns, protected, at 2 users: a target whose ask that shows the size and ask that reads differ.
 // Prints k6's peak resident set (VmHWM, read while it runs), requests, bytes received, exit, verdict.
 //   npm run bench:k6-memory [-- --users 20] [-- --seconds 15] [-- --mb 200] [-- --routes token,error]
 //                           [-- --no-unprotected] [-- --unprotected-only] [-- --kill-above-mb 6000]
@@ -77,6 +78,16 @@ const ROUTES: Route[] = [
     read: true,
   },
 ];
+
+/** The residual the harness owns (docs/misbehaving-targets.md): measured protected, at 2 users. */
+const RESIDUAL: Route = {
+  name: 'switch',
+  label:
+    'error answers that switch: small and declared on the ask that shows the size, huge without a length on the read',
+  script: 'release',
+  kind: { huge: 'error-switch', endless: 'error-switch', gzip: 'error-switch' },
+  read: true,
+};
 
 interface Figures {
   peakRssMb: number | undefined;
@@ -180,7 +191,7 @@ async function main(): Promise<void> {
   const mb = option('mb', 200);
   const killAboveMb = option('kill-above-mb', 6000);
   const at = process.argv.indexOf('--routes');
-  const wanted = at >= 0 ? (process.argv[at + 1] ?? '').split(',') : ROUTES.map((r) => r.name);
+  const wanted = at >= 0 ? (process.argv[at + 1] ?? '').split(',') : [...ROUTES, RESIDUAL].map((r) => r.name);
   const routes = ROUTES.filter((r) => wanted.includes(r.name));
   const unprotectedOnly = process.argv.includes('--unprotected-only');
   console.log(`k6's peak memory, ${seconds} s per run, REQUEST_TIMEOUT_MS 10 s, against a hostile target`);
@@ -199,6 +210,9 @@ async function main(): Promise<void> {
         line(route, body, n, await run(k6, ROOT, route, body, n, seconds, mb, killAboveMb));
       }
     }
+  }
+  if (!unprotectedOnly && wanted.includes(RESIDUAL.name)) {
+    line(RESIDUAL, 'huge', 2, await run(k6, ROOT, RESIDUAL, 'huge', 2, 5, mb, killAboveMb), ' (protected)');
   }
   if (process.argv.includes('--no-unprotected')) return;
   const copy = unprotectedLoad();

@@ -10,7 +10,7 @@
 // polls are never doubled, their count and timing are what it measures.
 // What this cannot bound: an answer that differs from the one before it (a small declared size,
 // then a huge or endless body) is read until REQUEST_TIMEOUT_MS. Pure: k6 applies it, vitest tests it.
-import { MAX_READ_BYTES, UNREAD_METRIC } from './bounded.ts';
+import { MAX_READ_BYTES, UNBOUNDED_METRIC, UNREAD_METRIC } from './bounded.ts';
 
 /** Why a needed body was not read. */
 export type Unread = 'undeclared' | 'too-large' | 'encoded';
@@ -142,4 +142,11 @@ export function unreadNote(metrics: Metrics): string | undefined {
     purposes.length ? `. Not judged: ${purposes.join('; ')}` : '',
     `. k6 cannot cap a read: a body is read only when its answer declares at most ${MAX_READ_BYTES / (1024 * 1024)} MiB (Content-Length) with no content coding (docs/misbehaving-targets.md).`,
   ].join('');
+}
+
+/** The report's note on bodies read although their own answer did not declare a readable size. */
+export function unboundedNote(metrics: Metrics): string | undefined {
+  const total = metrics[UNBOUNDED_METRIC]?.values.count ?? 0;
+  if (total === 0) return undefined;
+  return `${total} bod${total === 1 ? 'y was' : 'ies were'} read although ${total === 1 ? 'its' : 'their'} own answer declared no length, more than ${MAX_READ_BYTES / (1024 * 1024)} MiB or a content coding (the answer before declared a readable size): k6 held ${total === 1 ? 'it' : 'them'} whole until ${total === 1 ? 'it' : 'they'} ended or REQUEST_TIMEOUT_MS. A target that changes its answers between asks is bounded only by the timeout (docs/misbehaving-targets.md).`;
 }

@@ -23,6 +23,12 @@ export const REDIRECTS_METRIC = 'load_redirects_not_followed';
 /** Counter of answers whose body the script needed but did not read (tags: why, purpose). */
 export const UNREAD_METRIC = 'load_bodies_not_read';
 
+/**
+ * Counter of bodies read although their own answer declared no readable size (the answer before it
+ * did): the residual a stock k6 cannot close, made visible in the report.
+ */
+export const UNBOUNDED_METRIC = 'load_bodies_read_unbounded';
+
 /** Counter of iterations stopped by a refusal (another origin, no token); any stops the run. */
 export const REFUSALS_METRIC = 'load_refusals';
 

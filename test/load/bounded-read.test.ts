@@ -2,13 +2,14 @@
 // with no content coding; a gate per kind of answer learns from the last one; a second ask only
 // for what a script cannot go on without; and the report's note on what was not read.
 import { describe, expect, it } from 'vitest';
-import { MAX_READ_BYTES, UNREAD_METRIC } from '../../load/lib/bounded.ts';
+import { MAX_READ_BYTES, UNBOUNDED_METRIC, UNREAD_METRIC } from '../../load/lib/bounded.ts';
 import {
   afterAsk,
   header,
   isUnreadSubMetric,
   READ_PURPOSES,
   ReadGate,
+  unboundedNote,
   unreadNote,
   unreadThresholds,
   whyUnreadable,
@@ -163,5 +164,16 @@ describe('the report of bodies not read', () => {
     expect(note).toContain('the flag data of a poll (no change seen in it): 4');
     expect(note).toContain('at most 1 MiB (Content-Length) with no content coding');
     expect(unreadNote({ [UNREAD_METRIC]: count(1) })).toMatch(/^1 answer not read/);
+  });
+
+  it('says when bodies were read although their own answer then declared no readable size (the residual)', () => {
+    expect(unboundedNote({})).toBeUndefined();
+    expect(unboundedNote({ [UNBOUNDED_METRIC]: { values: { count: 0 } } })).toBeUndefined();
+    expect(unboundedNote({ [UNBOUNDED_METRIC]: { values: { count: 1 } } })).toMatch(
+      /^1 body was read although its own answer .* bounded only by the timeout/,
+    );
+    expect(unboundedNote({ [UNBOUNDED_METRIC]: { values: { count: 4 } } })).toMatch(
+      /^4 bodies were read although their/,
+    );
   });
 });

@@ -31,6 +31,12 @@ export const K6_HOSTILE_KINDS = [
   'limited-huge',
   'limited-endless',
   'limited-gzip',
+  /**
+   * The residual the harness owns: every data route answers 401, with a small declared error body
+   * on a request's odd asks and a huge body with no length on its even ones (per URL and token), so
+   * the ask that shows the size and the ask that reads differ.
+   */
+  'error-switch',
 ] as const;
 export type K6HostileKind = (typeof K6_HOSTILE_KINDS)[number];
 
@@ -107,11 +113,13 @@ function stream(
   bytes: number | undefined,
   status = 200,
   more: Record<string, string> = {},
+  /** Sends `bytes` without declaring them (chunked). */
+  undeclared = false,
 ): void {
   res.writeHead(status, {
     'content-type': 'application/json',
     ...more,
-    ...(bytes === undefined ? {} : { 'content-length': String(bytes) }),
+    ...(bytes === undefined || undeclared ? {} : { 'content-length': String(bytes) }),
   });
   let left = bytes ?? Number.POSITIVE_INFINITY;
   const pump = () => {
@@ -139,6 +147,7 @@ export async function startK6HostileTarget(
   let requests = 0;
   let cookiesReturned = 0;
   let tokenAsks = 0;
+  const switched = new Map<string, number>();
   let codingsAsked = 0;
   const sockets = new Set<Socket>();
   const elsewhere = options.elsewhere ?? 'http://127.0.0.2:9';
@@ -215,6 +224,13 @@ export async function startK6HostileTarget(
           location: `${elsewhere}${url}${url.includes('?') ? '&' : '?'}echo=${encodeURIComponent(known)}`,
         },
       );
+    }
+    if (kind === 'error-switch') {
+      const key = `${url} ${String(req.headers.authorization)}`;
+      const asks = (switched.get(key) ?? 0) + 1;
+      switched.set(key, asks);
+      if (asks % 2 === 0) return stream(res, hugeBytes, 401, {}, true);
+      return reply(res, 401, { code: 'UNAUTHORIZED', message: 'no', status_code: 401 });
     }
     // token-307 and the token kinds: the data routes behave.
     reply(res, 200, {

@@ -35,9 +35,10 @@ async function hostileRun(
   kind: K6HostileKind,
   variables: Record<string, string> = {},
   goodTokenAsks = 0,
+  hugeBytes = 200 * MB,
 ): Promise<BoundedRun> {
   if (!k6) throw new Error(MISSING_K6);
-  const target = await startK6HostileTarget(kind, { hugeBytes: 200 * MB, goodTokenAsks });
+  const target = await startK6HostileTarget(kind, { hugeBytes, goodTokenAsks });
   const dir = reportDir(`k6-bounded-${script}-`);
   try {
     const run = await k6RunMeasured(k6, join(ROOT, LOAD_SCRIPTS[script].file), {
@@ -221,5 +222,16 @@ describe.skipIf(noK6)(
         if (why !== 'undeclared') expectCountedUnread(run, 'limit-poll', why);
       });
     }
+
+    // What a stock k6 cannot bound: the ask that shows the size and the ask that reads differ. The
+    // body is read (20 MB here, to spare the machine); the report says so instead of hiding it.
+    it('error-switch: an error declared small, then sent 20 MB without a length, is read, and the report says so', async () => {
+      const run = await hostileRun('release', 'error-switch', {}, 0, 20 * MB);
+      expect(run.code, run.output.slice(-1500)).toBe(99);
+      const note = run.report?.notes.find((n) => n.includes('read although')) ?? '';
+      expect(note, JSON.stringify(run.report?.notes)).toMatch(/^\d+ bod(y was|ies were) read although/);
+      expect(note).toContain('bounded only by the timeout');
+      expect(run.report?.metrics.load_bodies_read_unbounded?.values.count).toBeGreaterThan(0);
+    });
   },
 );

@@ -15,6 +15,7 @@ import {
   MAX_READ_BYTES,
   REDIRECTS_METRIC,
   redirectCheckName,
+  UNBOUNDED_METRIC,
   UNREAD_METRIC,
 } from '../bounded.ts';
 import { afterAsk, ReadGate, type ReadPurpose, UNREAD_REASONS, type Unread } from '../bounded-read.ts';
@@ -29,6 +30,14 @@ export type Response = RefinedResponse<ResponseType | undefined>;
 const redirects = new Counter(REDIRECTS_METRIC);
 /** Answers whose body was needed but not read (too big, undeclared, coded): said in the report. */
 const unread = new Counter(UNREAD_METRIC);
+/** Bodies read although their own answer then declared no readable size: said in the report. */
+const unbounded = new Counter(UNBOUNDED_METRIC);
+
+/** Learns from a kept answer; counts it when it turned out not to be bounded by its own headers. */
+function learnKept(gate: ReadGate, res: Response, endpoint: string | undefined): void {
+  const why = gate.learn(res.status, res.headers);
+  if (why !== undefined && why !== 'no-answer') unbounded.add(1, { why, endpoint: endpoint ?? '' });
+}
 
 export interface SendOptions {
   tags: Record<string, string>;
@@ -147,17 +156,21 @@ export function readBounded(
   const kept = gate.open();
   const first = send(config, method, url, body, { ...options, keepBody: kept });
   const purpose = purposeOf(first);
+  if (kept) {
+    learnKept(gate, first, options.tags.endpoint);
+    return { status: first.status, response: first, body: bodyText(first) };
+  }
   const step = afterAsk(kept, gate.learn(first.status, first.headers), purpose);
   if (step.step === 'ask-again') {
     const again = send(config, method, url, body, { ...options, keepBody: true });
-    gate.learn(again.status, again.headers);
+    learnKept(gate, again, options.tags.endpoint);
     return { status: again.status, response: again, body: bodyText(again) };
   }
   if (step.step === 'without' && step.unread !== undefined && purpose !== undefined) {
     unread.add(1, { why: step.unread, purpose, endpoint: options.tags.endpoint ?? '' });
     return { status: first.status, response: first, body: null, unread: step.unread };
   }
-  return { status: first.status, response: first, body: kept ? bodyText(first) : null };
+  return { status: first.status, response: first, body: null };
 }
 
 /** Per virtual user: whether its last token answer declared a readable size (renewals ask once). */

@@ -1,6 +1,6 @@
 // One load run as a report: k6's summary data plus what the script's analysis found. The renderers
 // (JSON, Markdown, JUnit, text) only read this shape. Pure.
-import { isUnreadSubMetric, unreadNote, unreadTokenStop } from '../bounded-read.ts';
+import { isUnreadSubMetric, unboundedNote, unreadNote, unreadTokenStop } from '../bounded-read.ts';
 import { allChecks, type K6SummaryData } from './k6-data.ts';
 
 export interface Verdict {
@@ -136,7 +136,10 @@ export function buildReport(data: K6SummaryData, context: ReportContext): LoadRe
     figures: context.figures ?? [],
     verdicts: context.verdicts ?? [],
     // Every script says which needed bodies it did not read, and what was therefore not judged.
-    notes: [...(context.notes ?? []), ...[unreadNote(data.metrics)].filter((n) => n !== undefined)],
+    notes: [
+      ...(context.notes ?? []),
+      ...[unreadNote(data.metrics), unboundedNote(data.metrics)].filter((n) => n !== undefined),
+    ],
     ...(context.analysis ? { analysis: context.analysis } : {}),
   };
 }
