@@ -26,6 +26,7 @@ const K6_EXIT_CODES: Record<number, string> = {
 };
 
 export const K6_ABORTED_BY_SIGNAL = 105;
+const K6_ABORTED_BY_SCRIPT = 108;
 
 export interface LoadExit {
   code: number;
@@ -61,6 +62,20 @@ export function loadExit(code: number | null, signal: NodeJS.Signals | null, fac
     }
     if (code === 0 && facts.verdict !== 'failed') return { code: 0, message: 'passed (exit 0)' };
     return { code: 1, message: 'failed (k6 exit code 99): see the report above' };
+  }
+  // The script stopped the run itself (test.abort: nothing could be load-tested, or a threshold
+  // that aborts): its report's verdict says what that means, as for a run that ended.
+  if (code === K6_ABORTED_BY_SCRIPT && facts.verdict === 'inconclusive') {
+    return {
+      code: EXIT_INCONCLUSIVE,
+      message: `inconclusive (exit ${EXIT_INCONCLUSIVE}): ${facts.verdictReason ?? 'the script stopped the run; see the report'}`,
+    };
+  }
+  if (code === K6_ABORTED_BY_SCRIPT && facts.verdict === 'failed') {
+    return {
+      code: 1,
+      message: 'failed (k6 exit code 108: the script stopped the run): see the report above',
+    };
   }
   const meaning = K6_EXIT_CODES[code];
   return { code, message: `k6 exited with code ${code}${meaning ? `: ${meaning}` : ''}` };

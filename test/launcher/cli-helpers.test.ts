@@ -80,6 +80,18 @@ describe('loadExit', () => {
       message: expect.stringMatching(/script threw an error/),
     });
     expect(loadExit(42, null)).toEqual({ code: 42, message: 'k6 exited with code 42' });
+    // The script stopped the run (a token answer it could not read): the report's verdict decides.
+    expect(
+      loadExit(108, null, { verdict: 'inconclusive', verdictReason: 'no token answer could be read' }),
+    ).toEqual({
+      code: 3,
+      message: 'inconclusive (exit 3): no token answer could be read',
+    });
+    expect(loadExit(108, null, { verdict: 'failed' }).code).toBe(1);
+    expect(loadExit(108, null)).toEqual({
+      code: 108,
+      message: expect.stringMatching(/script aborted the test/),
+    });
     expect(loadExit(null, 'SIGKILL')).toEqual({
       code: 130,
       message: 'interrupted by SIGKILL: the reports are marked "interrupted"',
