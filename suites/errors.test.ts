@@ -246,4 +246,39 @@ area('errors', () => {
       expectRefusal(res, 'POST /v1/auth/token with a 2 MiB body');
     },
   );
+
+  check(
+    {
+      id: 'ERR-PAGE-REPEATED',
+      title:
+        'GET /v1/customers?page=1&page=2 answers page 1 or 2, or is refused with a 4xx and an error body whose message explains it',
+      rules: ['ERR-01', 'GNR-01'],
+    },
+    async (t) => {
+      // A repeated parameter travels in the path: the client's query holds one value a name.
+      const what = 'GET /v1/customers?page=1&page=2';
+      const res = await t.client.request({
+        service: 'main',
+        method: 'GET',
+        path: 'v1/customers?page=1&page=2',
+        auth: 'apiKey',
+      });
+      if (res.status >= 200 && res.status < 300) {
+        // Which value is read is not shown; either page is an envelope the INV-PAGE-* invariants judge.
+        const current = (res.body as Partial<PagedEnvelope> | undefined)?.pagination?.current_page;
+        ensure(
+          current === 1 || current === 2,
+          `${what} answered ${res.status} with current_page ${current}`,
+          res,
+        );
+        return;
+      }
+      const { message } = expectRefusal(res, what);
+      ensure(
+        typeof message === 'string' && message.trim() !== '',
+        `${what} was refused with ${res.status} and the message ${JSON.stringify(message)}, which explains nothing`,
+        res,
+      );
+    },
+  );
 });

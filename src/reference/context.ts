@@ -29,7 +29,9 @@ export function singleParam(ctx: RequestContext, name: string): string | undefin
     const choice = ctx.state.options.choices['repeated-query'];
     if (choice === 'first') return values[0];
     if (choice === 'last') return values.at(-1);
-    throw badRequest(`${name} must be given at most once`);
+    throw badRequest(
+      ctx.state.faults.has('repeated-query-message-empty') ? '' : `${name} must be given at most once`,
+    );
   }
   return values[0];
 }

@@ -389,6 +389,13 @@ const TABLE = [
     ['errors'],
   ),
   fault(
+    'repeated-query-message-empty',
+    'ERR-01',
+    'a repeated query parameter (page=1&page=2) is refused with a 400 whose message is empty',
+    undefined,
+    ['errors'],
+  ),
+  fault(
     'repeated-query-500',
     'GNR-01',
     'a repeated query parameter (limit=1&limit=2, page=1&page=2) crashes into a 500',

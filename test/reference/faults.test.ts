@@ -267,6 +267,10 @@ const PROBES: Record<string, Probe> = {
     const body = { client_id: 'x', client_secret: 'y', padding: 'x'.repeat(2 * 1024 * 1024) };
     return (await s.call('/api/v1/auth/token', { method: 'POST', body })).status === 413;
   },
+  'repeated-query-message-empty': async (s) => {
+    const res = await s.withKey(`${CUSTOMERS}?page=1&page=2`);
+    return res.status === 400 && (res.json as { message?: string }).message !== '';
+  },
   'repeated-query-500': async (s) => (await s.call(`${PETS}?limit=1&limit=2`)).status < 500,
   'pet-tag-refused': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5011, name: 'D', tag: 'cat' } })).status === 201,
