@@ -320,6 +320,11 @@ const TABLE = [
     'POST /pets refuses a pet without status (400), as if status were required',
   ),
   fault('created-pet-lost', 'PET-08', 'POST /pets answers 201 but does not store the pet'),
+  fault(
+    'duplicate-pet-kept',
+    'PET-08',
+    'POST /pets with an id already taken answers 201 but keeps the pet stored before',
+  ),
   fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
   fault(
     'pet-without-id-accepted',

@@ -212,6 +212,12 @@ const PROBES: Record<string, Probe> = {
     await s.call(PETS, { method: 'POST', body: { id: 5002, name: 'B' } });
     return (await s.call(`${PETS}/5002`)).status === 200;
   },
+  'duplicate-pet-kept': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5009, name: 'first' } });
+    const again = await s.call(PETS, { method: 'POST', body: { id: 5009, name: 'second' } });
+    const read = await s.call(`${PETS}/5009`);
+    return again.status >= 400 || (read.json as { name?: string }).name === 'second';
+  },
   'pet-without-name-accepted': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5003 } })).status === 400,
   'pet-without-id-accepted': async (s) =>

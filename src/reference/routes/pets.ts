@@ -188,6 +188,10 @@ export const createPet: Handler = async (ctx) => {
   // A nameless pet (accepted only under a fault) is not stored: every stored pet has a name.
   const store =
     (typeof fields.name === 'string' || faults.has('nameless-pet-stored')) && !faults.has('created-pet-lost');
+  // Fault duplicate-pet-kept: a taken id answered 201 as if created, the pet stored before kept.
+  if (faults.has('duplicate-pet-kept') && store && pets.get(pet.id) !== undefined) {
+    return { status: 201, headers: { location: `/petstore/v1/pets/${pet.id}` } };
+  }
   if (store && !pets.add(pet)) {
     throw new ApiError(409, 'CONFLICT', `a pet with id ${pet.id} already exists`);
   }
