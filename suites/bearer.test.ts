@@ -18,6 +18,16 @@ const MALFORMED: { what: string; authorization: string }[] = [
   { what: 'a 4 KiB token', authorization: `Bearer ${'x'.repeat(4096)}` },
 ];
 
+// An issued token under a header that is not `Bearer <token>`: a server that reads the last word
+// whatever the scheme says would accept them. Trailing text after the token is left out: whether
+// `Bearer <token> x` is refused or read as the token is not shown.
+const schemeNearMisses = (token: string): { what: string; authorization: string }[] => [
+  { what: 'the issued token under the Basic scheme', authorization: `Basic ${token}` },
+  { what: 'the issued token under a Token scheme', authorization: `Token ${token}` },
+  { what: 'the issued token with no scheme', authorization: token },
+  { what: 'the issued token after another word and Bearer', authorization: `X Bearer ${token}` },
+];
+
 area('bearer', () => {
   for (const op of protectedOperations) {
     const route = `${op.method.toUpperCase()} ${op.path}`;
@@ -83,6 +93,23 @@ area('bearer', () => {
             answers.find((a) => a.status < 400 || a.status > 499)?.res,
           );
           for (const a of answers) expectRefusal(a.res, `${route} with ${a.what} of an issued token`);
+        },
+      );
+    }
+
+    if (op.security.includes('bearer')) {
+      check(
+        {
+          id: `BEA-SCHEME-NEAR-MISS-${op.operationId}`,
+          title: `${route} takes an issued token only after the Bearer scheme`,
+          rules: ['BEA-05'],
+        },
+        async (t) => {
+          const token = await t.client.tokens.getToken();
+          for (const m of schemeNearMisses(token)) {
+            const auth = { headers: { authorization: m.authorization } };
+            expectRefusal(await t.client.request(requestFor(op, t.config, auth)), `${route} with ${m.what}`);
+          }
         },
       );
     }

@@ -96,6 +96,11 @@ const TABLE = [
     '`Authorization: Bearer x` is refused; only the lower-case `bearer x` is accepted',
   ),
   fault(
+    'bearer-scheme-not-checked',
+    'BEA-05',
+    'the scheme word of `Authorization` is not checked: `Basic <token>` or `Token <token>` with an issued token is accepted',
+  ),
+  fault(
     'no-credentials-accepted',
     'BEA-02',
     'protected routes answer 200 without credentials, as the default user',
@@ -294,6 +299,11 @@ const TABLE = [
     'retry-after-too-short',
     'RATE-04',
     'Retry-After is shorter than the wait until the window resets (1 s, or 0 when the wait is 1 s or less)',
+  ),
+  fault(
+    'retry-after-capped-at-one-second',
+    'RATE-04',
+    'Retry-After never says more than 1 s, whatever the wait until the window resets',
   ),
   // Pets
   fault(

@@ -99,7 +99,7 @@ function bearerPrincipal(ctx: RequestContext, authorization: string): Principal 
   const scheme = match?.[1] ?? '';
   const schemeOk = faults.has('bearer-lowercase-scheme-only')
     ? scheme === 'bearer'
-    : scheme.toLowerCase() === 'bearer';
+    : faults.has('bearer-scheme-not-checked') || scheme.toLowerCase() === 'bearer';
   const token = match?.[2];
   if (!schemeOk || token === undefined) {
     throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header must read: Bearer <access_token>');
@@ -168,7 +168,13 @@ export function limitRate(ctx: RequestContext, bucket: string, own?: RateLimit):
   if (verdict.allowed) return;
   const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
   // The fault tells less than the real wait, so a retry after Retry-After is refused again.
-  const advertised = faults.has('retry-after-too-short') ? (wait > 1 ? 1 : 0) : wait;
+  const advertised = faults.has('retry-after-too-short')
+    ? wait > 1
+      ? 1
+      : 0
+    : faults.has('retry-after-capped-at-one-second')
+      ? Math.min(1, wait)
+      : wait;
   const status = faults.has('rate-limit-503') ? 503 : faults.has('rate-limit-500') ? 500 : 429;
   const per =
     shapeOf(limit) === 'token-bucket'

@@ -131,6 +131,13 @@ export const RULES: readonly Rule[] = [
     'Authentication / Bearer token',
     'An invalid bearer token is refused with a 4xx and the error body.',
   ),
+  rule(
+    'BEA-05',
+    'bearer',
+    'MUST',
+    'Authentication / Bearer token 1; Each route states which it accepts',
+    'An issued token carries a bearer credential only as Authorization: Bearer <ACCESS_TOKEN>: the same token under another scheme (Basic, Token), with no scheme, or after another word is refused with a 4xx and the error body.',
+  ),
 
   // Customers and pagination
   rule(

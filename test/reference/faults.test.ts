@@ -95,6 +95,8 @@ const PROBES: Record<string, Probe> = {
     ).status === 403,
   'bearer-lowercase-scheme-only': async (s) =>
     (await s.call(ME, { headers: { authorization: `Bearer ${await s.token()}` } })).status === 200,
+  'bearer-scheme-not-checked': async (s) =>
+    (await s.call(ME, { headers: { authorization: `Basic ${await s.token()}` } })).status === 401,
   'no-credentials-accepted': async (s) => (await s.call(CUSTOMERS)).status === 401,
   'user-me-accepts-api-key': async (s) => (await s.withKey(ME)).status === 403,
   'flags-accept-api-key': async (s) => (await s.withKey(FLAGS)).status === 403,
@@ -193,6 +195,7 @@ const PROBES: Record<string, Probe> = {
   'rate-limit-no-body': async (s) => errorBodyProblems(await overLimit(s)).length === 0,
   'rate-limit-no-retry-after': async (s) => (await overLimit(s)).headers['retry-after'] !== undefined,
   'retry-after-too-short': async (s) => (await overLimit(s)).headers['x-third-status'] === '200',
+  'retry-after-capped-at-one-second': async (s) => (await overLimit(s)).headers['x-third-status'] === '200',
   'pets-wrapped-in-object': async (s) => Array.isArray(await pets(s)),
   'pet-id-as-string': async (s) =>
     ((await pets(s, '?limit=10')) as { id: unknown }[]).every((p) => Number.isInteger(p.id)),
