@@ -106,9 +106,17 @@ function namesRoute(path: string, route: string): boolean {
 
 const TOKEN_ROUTE = { service: 'main', method: 'POST', path: 'v1/auth/token', auth: 'none' } as const;
 
-// JSON texts that are not the object the token route takes (nor any body at all): none names a
-// client, so each is refused; which 4xx is not shown.
-const NOT_AN_OBJECT = ['null', '"conformance"', '42', 'true', ''];
+// Bodies that are not the JSON object the token route takes: none names a client, so each is
+// refused; which 4xx is not shown. The last sends neither a body nor a Content-Type.
+const NOT_AN_OBJECT: { what: string; rawBody?: string; contentType?: string }[] = [
+  ...['null', '"conformance"', '42', 'true'].map((text) => ({
+    what: `the JSON body ${text}`,
+    rawBody: text,
+    contentType: 'application/json',
+  })),
+  { what: 'an empty JSON body', rawBody: '', contentType: 'application/json' },
+  { what: 'no body and no Content-Type' },
+];
 
 // Past any size a token request needs (the reference server takes 1 MiB); the spec gives no limit,
 // so the server may read it all (then the credentials are wrong) or refuse its size: a 4xx either way.
@@ -200,19 +208,17 @@ area('errors', () => {
     {
       id: 'ERR-BODY-NOT-OBJECT',
       title:
-        'a token request whose body is JSON null, a string, a number, true or empty is refused with a 4xx and the error body',
+        'a token request whose body is JSON null, a string, a number, true, empty or absent (no Content-Type) is refused with a 4xx and the error body',
       rules: ['GNR-01', 'GNR-03'],
     },
     async (t) => {
       const answers = await Promise.all(
-        NOT_AN_OBJECT.map(async (text) => ({
-          text,
-          res: await t.client.request({ ...TOKEN_ROUTE, rawBody: text, contentType: 'application/json' }),
+        NOT_AN_OBJECT.map(async ({ what, ...body }) => ({
+          what,
+          res: await t.client.request({ ...TOKEN_ROUTE, ...body }),
         })),
       );
-      for (const { text, res } of answers) {
-        expectRefusal(res, `POST /v1/auth/token with ${text ? `the JSON body ${text}` : 'an empty body'}`);
-      }
+      for (const { what, res } of answers) expectRefusal(res, `POST /v1/auth/token with ${what}`);
     },
   );
 

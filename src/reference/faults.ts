@@ -397,6 +397,13 @@ const TABLE = [
     ['errors'],
   ),
   fault(
+    'token-no-content-type-500',
+    'GNR-01',
+    'the token route crashes into a 500 on a request without Content-Type (no body)',
+    undefined,
+    ['errors'],
+  ),
+  fault(
     'oversized-body-500',
     'GNR-01',
     'a token request body over the 1 MiB cap crashes into a 500 instead of its 413',

@@ -272,6 +272,8 @@ const PROBES: Record<string, Probe> = {
         body: 'null',
       })
     ).status === 400,
+  'token-no-content-type-500': async (s) =>
+    (await s.call('/api/v1/auth/token', { method: 'POST' })).status === 415,
   'oversized-body-500': async (s) => {
     const body = { client_id: 'x', client_secret: 'y', padding: 'x'.repeat(2 * 1024 * 1024) };
     return (await s.call('/api/v1/auth/token', { method: 'POST', body })).status === 413;

@@ -30,6 +30,9 @@ export const createToken: Handler = async (ctx) => {
   let clientId: string;
   let userId: string;
   try {
+    if (faults.has('token-no-content-type-500') && ctx.req.headers['content-type'] === undefined) {
+      throw simulatedCrash();
+    }
     const body = await readJsonBody(ctx.req, {
       crashOnMalformed: faults.has('malformed-json-500'),
       anyMediaType: state.options.choices['request-media-type'] === 'any',
