@@ -20,6 +20,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const handedOver: HandedOver | undefined = project.getProvidedContext().handedOver;
   const settings = handedOver?.settings ?? validSettings();
   const server = settings.target === 'local' ? await startReferenceServer({ control: true }) : undefined;
+  // Every check that needs the control API skips without it, saying why, and the run still passes:
+  // against the embedded server, which is always started with it, its absence is a broken setup
+  // (a mutant that dropped the option went unnoticed), never a target without control.
+  if (server && !server.controlUrl) {
+    process.stderr.write('conformance: the embedded reference server came up without its control API\n');
+    process.exit(2);
+  }
   const config: TargetConfig = resolveTarget(settings, server);
   if (!server) {
     const diagnosis: SetupDiagnosis = handedOver?.diagnosis ?? (await preflight(config, startedAt));
