@@ -331,16 +331,23 @@ const TABLE = [
   ),
   fault('created-pet-lost', 'PET-08', 'POST /pets answers 201 but does not store the pet'),
   fault(
+    'negative-pet-id-unreadable',
+    'PET-08',
+    'POST /pets accepts a negative id (201), but GET /pets/{petId} refuses it (400)',
+  ),
+  fault(
     'duplicate-pet-kept',
     'PET-08',
     'POST /pets with an id already taken answers 201 but keeps the pet stored before',
   ),
   fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
+  fault('pet-null-body-500', 'PET-09', 'POST /pets crashes into a 500 on the JSON body null'),
   fault(
     'pet-without-id-accepted',
     'PET-09',
     'POST /pets accepts a pet without id and gives it the next free id',
   ),
+  fault('deprecation-header-empty', 'PET-10', 'GET /pets/{petId} sends an empty Deprecation header'),
   fault(
     'no-deprecation-header',
     'PET-10',

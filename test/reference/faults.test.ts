@@ -221,6 +221,14 @@ const PROBES: Record<string, Probe> = {
     const read = await s.call(`${PETS}/5009`);
     return again.status >= 400 || (read.json as { name?: string }).name === 'second';
   },
+  'pet-null-body-500': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: 'null', headers: { 'content-type': 'application/json' } }))
+      .status === 400,
+  'negative-pet-id-unreadable': async (s) => {
+    const created = await s.call(PETS, { method: 'POST', body: { id: -5010, name: 'negative' } });
+    return created.status >= 400 || (await s.call(`${PETS}/-5010`)).status === 200;
+  },
+  'deprecation-header-empty': async (s) => Boolean((await s.call(`${PETS}/1`)).headers.deprecation),
   'pet-without-name-accepted': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5003 } })).status === 400,
   'pet-without-id-accepted': async (s) =>

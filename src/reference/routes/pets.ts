@@ -152,6 +152,7 @@ export const createPet: Handler = async (ctx) => {
       ? { ...sent, id: Number(sent.id) }
       : sent;
   if (isObject(body)) crashOnEdges(faults, body);
+  if (faults.has('pet-null-body-500') && body === null) throw simulatedCrash();
   const nameless = faults.has('pet-without-name-accepted') || faults.has('nameless-pet-stored');
   const problems = problemsOf(body, !nameless, {
     anyStatus: faults.has('pet-status-outside-enum-stored'),
@@ -162,6 +163,10 @@ export const createPet: Handler = async (ctx) => {
   });
   if (faults.has('pet-status-required') && isObject(body) && body.status === undefined) {
     problems.push('status is required');
+  }
+  // Fault negative-pet-id-unreadable: a negative id accepted, though GET /pets/{petId} refuses it.
+  if (faults.has('negative-pet-id-unreadable') && isObject(body) && Number.isSafeInteger(body.id)) {
+    problems.splice(0, problems.length, ...problems.filter((p) => !p.startsWith('id must be')));
   }
   if (problems.length > 0) {
     const [only] = problems;
@@ -214,7 +219,9 @@ export const showPet: Handler = (ctx) => {
       ? badRequest(`petId ${id} is not valid`)
       : new ApiError(404, 'NOT_FOUND', `no pet with id ${id}`);
   }
-  const headers: Record<string, string> = { deprecation: `@${DEPRECATED_SINCE}` };
+  const headers: Record<string, string> = {
+    deprecation: faults.has('deprecation-header-empty') ? '' : `@${DEPRECATED_SINCE}`,
+  };
   if (options.extraFields) headers.sunset = SUNSET;
   return { status: 200, headers, json: { ...pet } };
 };
