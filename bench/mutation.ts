@@ -70,6 +70,8 @@ for (const name of readdirSync(TRIAGE)
 const percent = (x: number) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
 const started = Date.now();
 const judgements: Judgement[] = [];
+/** Per file, for the table of survivors.md. */
+const rows: { file: string; j: Judgement }[] = [];
 for (const file of files) {
   const name = reportName(file);
   const t0 = Date.now();
@@ -92,6 +94,7 @@ for (const file of files) {
   };
   const j = judge(report, triage);
   judgements.push(j);
+  rows.push({ file, j });
   const s = score([j]);
   console.log(
     `mutation: ${file}: ${s.killed} of ${s.judged} killed (${percent(s.raw)}); ${s.equivalent} not faults under the spec, ` +
@@ -119,6 +122,15 @@ writeFileSync(
   `${OUT}/survivors.md`,
   [
     `# Surviving mutants (${judgements.length} files; ${total.killed} of ${total.judged} killed)`,
+    '',
+    '| file | mutants judged | killed | equivalent | unobservable | not the API | blind spots | not triaged | killed of the non-equivalent |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(({ file, j }) => {
+      const s = score([j]);
+      const by = (v: string) => j.survivors.filter((x) => x.triage?.verdict === v).length;
+      return `| ${file} | ${s.judged} | ${s.killed} | ${by('equivalent')} | ${by('unobservable')} | ${by('not-the-api')} | ${s.open} | ${s.untriaged} | ${percent(s.nonEquivalent)} |`;
+    }),
+    `| all | ${total.judged} | ${total.killed} | ${judgements.flatMap((j) => j.survivors).filter((x) => x.triage?.verdict === 'equivalent').length} | ${judgements.flatMap((j) => j.survivors).filter((x) => x.triage?.verdict === 'unobservable').length} | ${judgements.flatMap((j) => j.survivors).filter((x) => x.triage?.verdict === 'not-the-api').length} | ${total.open} | ${total.untriaged} | ${percent(total.nonEquivalent)} |`,
     '',
     '| survivor | verdict | why | the spec |',
     '|---|---|---|---|',
