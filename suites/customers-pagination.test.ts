@@ -357,8 +357,9 @@ area('customers-pagination', () => {
     expect(data.length, 'items on the first page').toBe(Math.min(50, pagination.total_items));
   });
 
-  // '00': zero written with a leading zero is still page 0.
-  for (const page of ['0', '00', '-1', 'abc', '1.5']) {
+  // '00' and '000': zero written with leading zeros is still page 0 (a server that strips one zero
+  // of '000' reads page 0 and answers it with a 200).
+  for (const page of ['0', '00', '000', '-1', 'abc', '1.5']) {
     check(
       {
         id: `PAG-INVALID-${page}`,
