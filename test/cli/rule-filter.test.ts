@@ -27,16 +27,23 @@ describe('the conformance CLI selects checks by their tags', { timeout: 120_000 
     expect(run.code, run.stderr).toBe(0);
     expect(results.checks.map((c) => [c.id, c.area, c.status]).sort()).toEqual([
       ['ERR-MESSAGE', 'errors', 'passed'],
+      // A repeated page answered, or refused with an error body whose message explains it.
+      ['ERR-PAGE-REPEATED', 'errors', 'passed'],
       // The invariant of ERR-01, judged over every answer of the run (src/checks/invariants.ts).
       ['INV-ERROR-MESSAGE', 'errors', 'passed'],
       ['PAG-PAGE-SIZE', 'customers-pagination', 'passed'],
     ]);
-    expect(results.rules.map((r) => r.id).sort()).toEqual(['ERR-01', 'PAG-12']);
+    // The rules the selected checks judge: ERR-PAGE-REPEATED judges GNR-01 beside ERR-01.
+    expect(results.rules.map((r) => r.id).sort()).toEqual(['ERR-01', 'GNR-01', 'PAG-12']);
   });
 
   it('--area with --rule: the checks of those rules in that area only', async () => {
     const { run, results } = await conformance(['--area', 'errors', '--rule', 'ERR-01', '--rule', 'PAG-12']);
     expect(run.code, run.stderr).toBe(0);
-    expect(results.checks.map((c) => c.id)).toEqual(['ERR-MESSAGE', 'INV-ERROR-MESSAGE']);
+    expect(results.checks.map((c) => c.id)).toEqual([
+      'ERR-MESSAGE',
+      'ERR-PAGE-REPEATED',
+      'INV-ERROR-MESSAGE',
+    ]);
   });
 });
