@@ -23,7 +23,7 @@ import { bearerHeaders, get, issueToken, type Response, readBounded } from './li
 import { inIteration } from './lib/k6/iteration.ts';
 import { inSetup } from './lib/k6/setup.ts';
 import { pageCount } from './lib/pages.ts';
-import { readReleasePlan, releaseThresholds, USER_ERRORS } from './lib/release-plan.ts';
+import { readReleasePlan, releaseThresholds, USER_ERRORS, USERS_SCENARIO } from './lib/release-plan.ts';
 import { mayBeSessionExpired, VuSession } from './lib/session.ts';
 import { retryAfterSeconds } from './lib/shared/retry-after.ts';
 import type { K6SummaryData } from './lib/summary/k6-data.ts';
@@ -45,7 +45,7 @@ const rateLimited = new Counter('release_rate_limited');
 
 export const options: Options = {
   ...BOUNDED_OPTIONS,
-  scenarios: { users: plan.scenario },
+  scenarios: { [USERS_SCENARIO]: plan.scenario },
   thresholds: {
     ...releaseThresholds(plan),
     ...BOUNDED_THRESHOLDS,

@@ -131,7 +131,9 @@ describe.skipIf(noK6)(
       ['token-endless', /token request refused: HTTP 0 .*timeout/i],
     ] as const) {
       it(`${kind}: release stops in one line, the token answer not read`, async () => {
-        const run = await hostileRun('release', kind);
+        // A p95 of 1 ms: setup's token request is no part of the load, so its duration (200 MB
+        // discarded, slower on a loaded machine) must not fail a run that never reached its users.
+        const run = await hostileRun('release', kind, { RELEASE_P95_MS: '1' });
         expectBounded(run);
         expect(run.code, run.output.slice(-1500)).toBe(108);
         expect(run.output).toMatch(line);

@@ -150,6 +150,10 @@ describe.skipIf(noK6)(
       expect(h.run.output, 'one line, no stack').not.toMatch(/\tat |\\tat /);
       // Only the token route was asked: nothing went on with a token.
       expect(h.target.requests()).toBe(1);
+      // A run that stopped in setup on a refusal failed; its report does not say passed.
+      const json = report(h, 'release');
+      expect(json.verdict).toBe('failed');
+      expect(json.thresholds.find((t) => t.metric === 'load_refusals')?.ok).toBe(false);
     });
 
     it('huge-body: bodies are discarded, the run ends on its own time with an honest verdict', async () => {

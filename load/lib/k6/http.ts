@@ -22,7 +22,7 @@ import { afterAsk, ReadGate, type ReadPurpose, UNREAD_REASONS, type Unread } fro
 import { apiUrl, type LoadConfig } from '../config.ts';
 import { errorCode, jsonBody } from '../shared/error-body.ts';
 import { allowedOrigin, allowedOrigins, redirectOrigin } from '../shared/origin.ts';
-import { Refusal } from './iteration.ts';
+import { Refusal, UnreadToken } from './iteration.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
 
@@ -202,7 +202,7 @@ export function issueToken(config: LoadConfig): string {
   const from = allowedOrigin(res.url || url, allowedOrigins(config));
   if (!from.allowed) throw new Refusal(`token answer not used: ${from.reason}`);
   if (read.unread !== undefined) {
-    throw new Refusal(
+    throw new UnreadToken(
       `token answer not read: HTTP ${res.status} ${UNREAD_REASONS[read.unread]}; k6 cannot cap a read, so only answers that declare at most ${MAX_READ_BYTES / (1024 * 1024)} MiB (Content-Length) with no content coding are read (docs/misbehaving-targets.md)`,
     );
   }

@@ -10,11 +10,23 @@ import { REFUSALS_METRIC } from '../bounded.ts';
 /** A refusal to go on, worded for the console: one line, no target text but an origin or a code. */
 export class Refusal extends Error {}
 
+/**
+ * The refusal of a token answer that could not be read (no length, too large, a content coding): in
+ * setup, before any user ran, the run proved nothing (inconclusive, load/lib/bounded-read.ts
+ * unreadTokenStop), so it is not counted there as a refusal; in an iteration it is.
+ */
+export class UnreadToken extends Refusal {}
+
 // k6 has a console (its lines go to k6's log); @types/k6 does not declare it.
 declare const console: { error(...data: unknown[]): void };
 
 const refusals = new Counter(REFUSALS_METRIC);
 const said = new Set<string>();
+
+/** Counts a refusal: load_refusals' threshold then fails the run (and stops it, abortOnFail). */
+export function countRefusal(): void {
+  refusals.add(1);
+}
 
 /** Runs one iteration; a Refusal ends it, said once per virtual user and reason. */
 export function inIteration(run: () => void): void {
@@ -22,7 +34,7 @@ export function inIteration(run: () => void): void {
     run();
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
-    refusals.add(1);
+    countRefusal();
     if (!said.has(error.message) && said.size < 20) {
       said.add(error.message);
       console.error(error.message);
