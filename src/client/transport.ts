@@ -62,10 +62,17 @@ export async function send(out: OutgoingRequest, options: TransportOptions): Pro
   if (!origin.allowed) throw new TransportError('other', origin.reason);
   const controller = new AbortController();
   let timedOut = false;
-  // headersTimeout/bodyTimeout bound each phase; this bounds the whole exchange (connect included).
+  let done = false;
+  // This bounds the whole exchange (connect included). When it fires, the answer may already be
+  // waiting in the socket: a busy event loop (a loaded CI machine, a synchronous start-up step) runs
+  // due timers before it reads sockets. One turn for pending I/O first (setImmediate runs after the
+  // poll phase), so the target is not blamed for the client's own stall.
   const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
+    setImmediate(() => {
+      if (done) return;
+      timedOut = true;
+      controller.abort();
+    });
   }, options.timeoutMs);
   const started = performance.now();
   try {
@@ -74,8 +81,9 @@ export async function send(out: OutgoingRequest, options: TransportOptions): Pro
       headers: out.headers,
       body: out.body,
       dispatcher: options.dispatcher,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+      // Only a backstop: undici's own timers would fire in the same late turn as ours.
+      headersTimeout: 2 * options.timeoutMs,
+      bodyTimeout: 2 * options.timeoutMs,
       signal: controller.signal,
     });
     const text = await readCapped(res.body, options.maxBodyBytes, out);
@@ -94,6 +102,7 @@ export async function send(out: OutgoingRequest, options: TransportOptions): Pro
       timedOut,
     );
   } finally {
+    done = true;
     clearTimeout(timer);
   }
 }

@@ -1,5 +1,7 @@
 // What one exchange does on the wire: URLs, auth headers, bodies, redirects left alone, and the
 // one-line errors of a target that cannot be reached or answers badly.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, TransportError } from '../../src/client/index.ts';
@@ -190,6 +192,42 @@ describe('transport errors', () => {
       `timed out: no response within 200 ms from GET ${server.origin}/api/v1/customers`,
     );
     expect(client.recorder.exchanges()[0]?.error).toBe(error.message);
+  });
+
+  it("does not blame the target for the client's own stall: an answer already waiting is read", async () => {
+    // The server runs in another process, so it answers while this one is blocked.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('node:http').createServer((q, s) => setTimeout(() => { s.setHeader('content-type', 'application/json'); s.end('{"ok":true}'); }, 50)).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      const origin = `http://127.0.0.1:${Number(line.toString().trim())}`;
+      const client = createApiClient(testConfig(origin, { requestTimeoutMs: 200 }));
+      const answer = client.request(customers);
+      // Block this event loop past the timeout once the request is on its way: the answer arrives
+      // meanwhile. Blocked in the check phase, the next turn runs the overdue timer before it reads
+      // the socket.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const until = Date.now() + 600;
+          while (Date.now() < until) {
+            // busy: a synchronous step of the client's own
+          }
+          resolve();
+        }),
+      );
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true });
+    } finally {
+      child.kill();
+    }
   });
 
   it('times out when the body stalls after the headers', async () => {
