@@ -1,9 +1,13 @@
-// npm run mutation [-- FILE ...] [--judge] [--concurrency=N]: StrykerJS over the reference server, one Stryker
-// run per file (so a long run stopped half-way keeps the files it finished), each mutant judged by a
-// whole conformance run (stryker.config.json: the command runner around src/cli/conformance.ts).
-// Then every survivor is looked up in the triage (bench/stryker/triage/<file>.yaml: equivalent under
-// the spec, or a blind spot) and the score over the non-equivalent mutants is printed with the time
-// taken. `--judge` only judges the reports already in reports/mutation/ (after editing the triage).
+// npm run mutation [-- FILE ...] [--judge | --variants] [--concurrency=N] [--no-variants]: StrykerJS over the
+// reference server, one Stryker run per file (so a long run stopped half-way keeps the files it
+// finished), each mutant judged by a whole conformance run (stryker.config.json: the command runner
+// around src/cli/conformance.ts). Then the variant pass: a survivor whose triage names the tolerance
+// variant that reaches its code (another open choice) is judged again by that variant's conformance
+// run (bench/stryker/variants.ts). Then every survivor is looked up in the triage
+// (bench/stryker/triage/<file>.yaml: equivalent under the spec, or a blind spot) and the score over
+// the non-equivalent mutants is printed with the time taken. `--judge` only judges the reports
+// already in reports/mutation/ (after editing the triage); `--variants` runs the variant pass over
+// them first.
 // Stryker's HTML and JSON reports: reports/mutation/<file>.html|json; every survivor with its verdict:
 // reports/mutation/survivors.md. Exit 1 when a survivor is not triaged, 3 when a kill was the run
 // refusing to start (its reports folder in use), which voids the score. A benchmark: not part of
@@ -23,8 +27,10 @@ import {
   staleEntries,
   type TriageEntry,
   triageProblems,
+  type VariantResult,
   VERDICTS,
 } from './stryker/triage.ts';
+import { variantPass } from './stryker/variants.ts';
 
 const ROOT = 'src/reference';
 /** The fault fixtures: they are the faults the matrix switches on, not the server's behaviour. */
@@ -32,6 +38,8 @@ const FIXTURES = new Set([`${ROOT}/faults.ts`, `${ROOT}/reshape.ts`]);
 const OUT = 'reports/mutation';
 /** One YAML list per mutated file (bench/stryker/triage/<name>.yaml), so files are triaged apart. */
 const TRIAGE = 'bench/stryker/triage';
+/** The variant pass's results, by mutant (bench/stryker/variants.ts). */
+const VARIANT_RESULTS = `${OUT}/variants.json`;
 
 function everyFile(): string[] {
   return (readdirSync(ROOT, { recursive: true }) as string[])
@@ -48,8 +56,13 @@ function reportName(file: string): string {
 
 const args = process.argv.slice(2);
 const judgeOnly = args.includes('--judge');
+// --variants: the variant pass over the reports already there (after giving triage entries a variant).
+const variantsOnly = args.includes('--variants');
 // --concurrency=N is handed to Stryker (1 leaves a core to other work on this 2-core machine).
 const passed = args.filter((a) => a.startsWith('--concurrency=')).flatMap((a) => a.split('='));
+const concurrency = Number(passed[1] ?? 2) || 2;
+// --no-variants: the default conformance run only (the variant pass is skipped).
+const variantsOn = !args.includes('--no-variants');
 const named = args.filter((a) => !a.startsWith('--'));
 const files = named.length ? named : everyFile();
 mkdirSync(OUT, { recursive: true });
@@ -69,13 +82,13 @@ for (const name of readdirSync(TRIAGE)
 
 const percent = (x: number) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
 const started = Date.now();
-const judgements: Judgement[] = [];
-/** Per file, for the table of survivors.md. */
-const rows: { file: string; j: Judgement }[] = [];
+
+// 1. Stryker, one run per file (or the reports already there, with --judge).
+const reports: { file: string; report: StrykerReport & { projectRoot?: string }; seconds?: number }[] = [];
 for (const file of files) {
   const name = reportName(file);
   const t0 = Date.now();
-  if (!judgeOnly) {
+  if (!judgeOnly && !variantsOnly) {
     const run = spawnSync('npx', ['stryker', 'run', '--mutate', file, ...passed], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -92,19 +105,59 @@ for (const file of files) {
   const report = JSON.parse(readFileSync(`${OUT}/${name}.json`, 'utf8')) as StrykerReport & {
     projectRoot?: string;
   };
-  const j = judge(report, triage);
+  reports.push({
+    file,
+    report,
+    ...(judgeOnly || variantsOnly ? {} : { seconds: Math.round((Date.now() - t0) / 1000) }),
+  });
+}
+
+// 2. The variant pass: survivors whose code only another choice reaches, run against that choice.
+// Its results are kept (reports/mutation/variants.json) for --judge and for files not run now.
+const underVariants = new Map<string, VariantResult>(
+  existsSync(VARIANT_RESULTS)
+    ? (JSON.parse(readFileSync(VARIANT_RESULTS, 'utf8')) as VariantResult[]).map((r) => [r.key, r])
+    : [],
+);
+if ((!judgeOnly && variantsOn) || variantsOnly) {
+  const t0 = Date.now();
+  const fresh = reports.flatMap(({ report }) => judge(report, triage).survivors);
+  try {
+    for (const r of await variantPass(fresh, { root: '.', concurrency, log: (l) => console.log(l) }))
+      underVariants.set(r.key, r);
+  } catch (error) {
+    console.log(`mutation: variant pass stopped: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+  writeFileSync(VARIANT_RESULTS, `${JSON.stringify([...underVariants.values()], null, 1)}\n`);
+  console.log(`mutation: variant pass took ${Math.round((Date.now() - t0) / 1000)} s`);
+}
+
+// 3. The verdicts.
+const judgements: Judgement[] = [];
+/** Per file, for the table of survivors.md. */
+const rows: { file: string; j: Judgement }[] = [];
+for (const { file, report, seconds } of reports) {
+  const j = judge(report, triage, underVariants);
   judgements.push(j);
   rows.push({ file, j });
   const s = score([j]);
   console.log(
-    `mutation: ${file}: ${s.killed} of ${s.judged} killed (${percent(s.raw)}); ${s.equivalent} not faults under the spec, ` +
+    `mutation: ${file}: ${s.killed} of ${s.judged} killed (${percent(s.raw)}${j.killedUnderVariant.length ? `, ${j.killedUnderVariant.length} of them under their variant` : ''}); ${s.equivalent} not faults under the spec, ` +
       `${s.open} blind spots, ${s.untriaged} not triaged: ${percent(s.nonEquivalent)} of the non-equivalent; ` +
-      `${j.ignored} fault-branch mutants ignored${j.errors ? `, ${j.errors} errors` : ''}${judgeOnly ? '' : ` (${Math.round((Date.now() - t0) / 1000)} s)`}`,
+      `${j.ignored} fault-branch mutants ignored${j.errors ? `, ${j.errors} errors` : ''}${seconds === undefined ? '' : ` (${seconds} s)`}`,
   );
   for (const [ending, n] of Object.entries(j.killedOtherwise))
     console.log(`  ${n} killed by a run that ended otherwise than with failed checks: ${ending}`);
 }
 
+const cell = (x: string) => x.replaceAll('|', '\\|').replaceAll('\n', ' ');
+const variantCell = (s: Survivor) =>
+  s.underVariant
+    ? `survived ${s.underVariant.variant}`
+    : s.entry?.variant
+      ? `${s.entry.variant}: not run (npm run mutation -- ${s.file})`
+      : '';
 const line = (s: Survivor) =>
   `${s.file}:${s.line} ${s.mutator} \`${s.original.split('\n')[0]}${s.original.includes('\n') ? '...' : ''}\` -> \`${s.replacement.split('\n')[0]}\``;
 const untriaged = judgements.flatMap((j) => j.survivors).filter((s) => s.triage === undefined);
@@ -132,15 +185,32 @@ writeFileSync(
     }),
     `| all | ${total.judged} | ${total.killed} | ${judgements.flatMap((j) => j.survivors).filter((x) => x.triage?.verdict === 'equivalent').length} | ${judgements.flatMap((j) => j.survivors).filter((x) => x.triage?.verdict === 'unobservable').length} | ${judgements.flatMap((j) => j.survivors).filter((x) => x.triage?.verdict === 'not-the-api').length} | ${total.open} | ${total.untriaged} | ${percent(total.nonEquivalent)} |`,
     '',
-    '| survivor | verdict | why | the spec |',
-    '|---|---|---|---|',
+    '| survivor | verdict | why | the spec | under its variant |',
+    '|---|---|---|---|---|',
     ...judgements
       .flatMap((j) => j.survivors)
       .map((s) => {
         const t = s.triage ?? findTriage(s, triage);
-        const cell = (x: string) => x.replaceAll('|', '\\|').replaceAll('\n', ' ');
-        return `| ${cell(line(s))} | ${t ? VERDICTS[t.verdict] : 'NOT TRIAGED'} | ${cell(t?.why ?? '')} | ${cell(t?.spec ?? '')} |`;
+        const verdict = s.triage
+          ? VERDICTS[s.triage.verdict]
+          : s.entry
+            ? `NOT TRIAGED (${VERDICTS[s.entry.verdict]}, but its variant reaches it)`
+            : 'NOT TRIAGED';
+        return `| ${cell(line(s))} | ${verdict} | ${cell(t?.why ?? '')} | ${cell(t?.spec ?? '')} | ${cell(variantCell(s))} |`;
       }),
+    '',
+    '## Killed under their variant',
+    '',
+    'Survivors of the default run whose code only another open choice reaches, killed by the conformance run of that choice:',
+    '',
+    '| mutant | variant | the run |',
+    '|---|---|---|',
+    ...judgements
+      .flatMap((j) => j.killedUnderVariant)
+      .map(
+        (s) =>
+          `| ${cell(line(s))} | ${cell(s.underVariant?.variant ?? '')} | ${cell(s.underVariant?.detail ?? '')} |`,
+      ),
     '',
   ].join('\n'),
 );

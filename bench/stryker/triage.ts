@@ -24,6 +24,13 @@ export interface TriageEntry {
   verdict: Verdict;
   why: string;
   spec?: string;
+  /**
+   * The tolerance variant (src/runner/variants.ts) whose server reaches the mutated code: another
+   * open choice, the extra fields, other sizes. The mutant is judged again against that variant's
+   * conformance run (bench/stryker/variants.ts): killed there, it counts as killed; surviving, its
+   * verdict must hold under the variant too.
+   */
+  variant?: string;
 }
 
 /** The parts of Stryker's mutation-testing-report-schema JSON this reads. */
@@ -44,17 +51,55 @@ export interface StrykerReport {
   >;
 }
 
+type Location = StrykerReport['files'][string]['mutants'][number]['location'];
+
 export interface Survivor {
   file: string;
   line: number;
+  location: Location;
   mutator: string;
   original: string;
   replacement: string;
+  /** The triage entry whose verdict holds for it (undefined: counts as not triaged). */
   triage: TriageEntry | undefined;
+  /** The entry that matched it, also when its verdict no longer holds (see judge()). */
+  entry?: TriageEntry | undefined;
+  /** Its run against the variant its triage names, when there was one. */
+  underVariant?: VariantResult;
+}
+
+/** A survivor of the default run judged again against the variant that reaches its code. */
+export interface VariantResult {
+  /** mutantKey() of the survivor. */
+  key: string;
+  variant: string;
+  killed: boolean;
+  /** The run's last line: which checks failed, or that none did. */
+  detail: string;
+}
+
+/** One mutant, the same in every report of the same source: file, span and replacement. */
+export function mutantKey(m: { file: string; location: Location; replacement: string }): string {
+  const { start, end } = m.location;
+  return `${m.file}:${start.line}:${start.column}-${end.line}:${end.column} ${m.replacement}`;
+}
+
+/** The source with one mutant applied (the inverse of mutatedText's cut). */
+export function applyMutant(source: string, location: Location, replacement: string): string {
+  const lines = source.split('\n');
+  const offset = (line: number, column: number) =>
+    lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1;
+  return (
+    source.slice(0, offset(location.start.line, location.start.column)) +
+    replacement +
+    source.slice(offset(location.end.line, location.end.column))
+  );
 }
 
 export interface Judgement {
   killed: number;
+  /** Survivors of the default run that their variant's run killed (counted in killed too). */
+  killedUnderVariant: Survivor[];
   /** Kills whose run ended otherwise than with failed checks, by the run's last line (setup refused, crash...). */
   killedOtherwise: Record<string, number>;
   timedOut: number;
@@ -69,10 +114,7 @@ function squash(text: string): string {
 }
 
 /** The source text a mutant replaced (1-based lines, 1-based columns, end exclusive). */
-export function mutatedText(
-  source: string,
-  loc: StrykerReport['files'][string]['mutants'][number]['location'],
-): string {
+export function mutatedText(source: string, loc: Location): string {
   const lines = source.split('\n');
   if (loc.start.line === loc.end.line)
     return lines[loc.start.line - 1]?.slice(loc.start.column - 1, loc.end.column - 1) ?? '';
@@ -107,12 +149,20 @@ export function findTriage(
   );
 }
 
+/**
+ * Judges a report's mutants. A survivor whose triage names a variant is judged by its run against
+ * that variant when `underVariants` holds one: killed there, it counts as killed; survived, its
+ * verdict stands, unless the verdict is `not-the-api`, which says no conformance run reaches it
+ * (then it is judged nobody's: untriaged).
+ */
 export function judge(
   report: StrykerReport & { projectRoot?: string },
   triage: readonly TriageEntry[],
+  underVariants: ReadonlyMap<string, VariantResult> = new Map(),
 ): Judgement {
   const judgement: Judgement = {
     killed: 0,
+    killedUnderVariant: [],
     killedOtherwise: {},
     timedOut: 0,
     ignored: 0,
@@ -133,11 +183,22 @@ export function judge(
         const survivor = {
           file: path,
           line: m.location.start.line,
+          location: m.location,
           mutator: m.mutatorName,
           original: mutatedText(file.source, m.location),
           replacement: m.replacement ?? '',
         };
-        judgement.survivors.push({ ...survivor, triage: findTriage(survivor, triage) });
+        const entry = findTriage(survivor, triage);
+        const result = entry?.variant ? underVariants.get(mutantKey(survivor)) : undefined;
+        const judged = { ...survivor, entry, triage: entry, ...(result ? { underVariant: result } : {}) };
+        if (result?.killed) {
+          judgement.killed += 1;
+          judgement.killedUnderVariant.push(judged);
+          continue;
+        }
+        // not-the-api says no conformance run reaches the code; its variant's run did.
+        if (result && entry?.verdict === 'not-the-api') judged.triage = undefined;
+        judgement.survivors.push(judged);
       } else judgement.errors += 1;
     }
   }
@@ -202,7 +263,9 @@ export function staleEntries(
   triage: readonly TriageEntry[],
   files: readonly string[],
 ): TriageEntry[] {
-  const used = new Set(judgements.flatMap((j) => j.survivors.map((s) => s.triage)).filter(Boolean));
+  const used = new Set(
+    judgements.flatMap((j) => [...j.survivors, ...j.killedUnderVariant].map((s) => s.entry)).filter(Boolean),
+  );
   return triage.filter((t) => files.includes(t.file) && !used.has(t));
 }
 
@@ -223,6 +286,8 @@ export function triageProblems(entries: unknown): string[] {
       problems.push(`${at}: unknown verdict ${t.verdict}`);
     if (t.verdict === 'equivalent' && typeof t.spec !== 'string')
       problems.push(`${at}: an equivalent mutant quotes the spec's line`);
+    if (t.variant !== undefined && typeof t.variant !== 'string')
+      problems.push(`${at}: variant is not a name`);
   }
   return problems;
 }

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applyMutant,
   isHarnessRefusal,
   judge,
   killEnding,
+  mutantKey,
   mutatedText,
   type StrykerReport,
   score,
   staleEntries,
   type TriageEntry,
   triageProblems,
+  type VariantResult,
 } from '../../bench/stryker/triage.ts';
 
 const source = ["const a = given === '';", 'function f() {', '  return 1;', '}', "const b = 'x';"].join('\n');
@@ -95,6 +98,66 @@ describe('mutation triage', () => {
       'entry 2: unknown verdict maybe',
       'entry 3: original missing',
     ]);
+  });
+});
+
+describe('the variant pass', () => {
+  const file = 'src/reference/x.ts';
+  const withVariants: TriageEntry[] = [
+    { ...(triage[0] as TriageEntry), verdict: 'not-the-api', variant: 'other-choices:a=b' },
+    { file, original: "'x'", replacement: '""', verdict: 'equivalent', why: 'w', spec: 's', variant: 'v2' },
+  ];
+  const keyOf = (line: number, column: number, endLine: number, endColumn: number, replacement: string) =>
+    mutantKey({ file, location: at(line, column, endLine, endColumn), replacement });
+  const result = (key: string, killed: boolean): VariantResult => ({
+    key,
+    variant: 'v',
+    killed,
+    detail: 'd',
+  });
+
+  it('applies a mutant where mutatedText reads it, over one line and several', () => {
+    expect(applyMutant(source, at(1, 11, 1, 23), 'true').split('\n')[0]).toBe('const a = true;');
+    const block = applyMutant(source, at(2, 14, 4, 2), '{}');
+    expect(block).toBe(["const a = given === '';", 'function f() {}', "const b = 'x';"].join('\n'));
+  });
+
+  it('counts a survivor its variant killed as killed, and keeps its entry in use', () => {
+    const j = judge(report, withVariants, new Map([[keyOf(1, 11, 1, 23, 'true'), result('k', true)]]));
+    expect(j.killedUnderVariant.map((s) => s.line)).toEqual([1]);
+    expect(j.survivors.map((s) => s.line)).toEqual([2, 5]);
+    expect(score([j])).toMatchObject({ killed: 3, judged: 5 });
+    expect(staleEntries([j], withVariants, [file])).toEqual([]);
+  });
+
+  it('a survivor of its variant keeps an equivalent verdict; not-the-api no longer holds: untriaged', () => {
+    const j = judge(
+      report,
+      withVariants,
+      new Map([
+        [keyOf(1, 11, 1, 23, 'true'), result('k', false)],
+        [keyOf(5, 11, 5, 14, '""'), result('k', false)],
+      ]),
+    );
+    const [first, , last] = j.survivors;
+    expect(first?.triage).toBeUndefined();
+    expect(first?.entry?.verdict).toBe('not-the-api');
+    expect(last?.triage?.verdict).toBe('equivalent');
+    expect(last?.underVariant?.killed).toBe(false);
+  });
+
+  it('with no result for its variant, a verdict stands as written', () => {
+    const j = judge(report, withVariants);
+    expect(j.survivors[0]?.triage?.verdict).toBe('not-the-api');
+    expect(j.killedUnderVariant).toEqual([]);
+  });
+
+  it('refuses a variant that is not a name', () => {
+    expect(
+      triageProblems([
+        { file: 'f', original: 'o', replacement: 'r', verdict: 'unobservable', why: 'w', variant: 3 },
+      ]),
+    ).toEqual(['entry 1: variant is not a name']);
   });
 });
 
