@@ -4,8 +4,10 @@ import {
   type ErrorBodyLike,
   ensure,
   expectRefusal,
+  expectStatus,
   expectValid,
   isJsonContentType,
+  notServerError,
 } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { expect } from '../src/checks/expect.ts';
@@ -117,6 +119,13 @@ const NOT_AN_OBJECT: { what: string; rawBody?: string; contentType?: string }[] 
   { what: 'an empty JSON body', rawBody: '', contentType: 'application/json' },
   { what: 'no body and no Content-Type' },
 ];
+
+// Requests off the operations the spec shows, each with a safe method (RFC 9110: GET and OPTIONS
+// change nothing, so production may get them too): what answers them is the target's choice (a 404,
+// a 405, a 204 with Allow), a 5xx is a server failure (GNR-01). Errors among them are judged by the
+// error-body invariants like any other answer of the main service.
+const UNKNOWN_ROUTE = 'v1/conformance-unknown-route';
+const MAIN_ROUTES = ['v1/auth/token', 'v1/customers', 'v1/user/me', 'v1/feature-flags'];
 
 // Past any size a token request needs (the reference server takes 1 MiB); the spec gives no limit,
 // so the server may read it all (then the credentials are wrong) or refuse its size: a 4xx either way.
@@ -250,6 +259,31 @@ area('errors', () => {
         throw error;
       }
       expectRefusal(res, 'POST /v1/auth/token with a 2 MiB body');
+    },
+  );
+
+  check(
+    {
+      id: 'GNR-OFF-ROUTE',
+      title:
+        'GET on a path no operation of the spec has, and OPTIONS on every route of the main service, are answered, never with a 5xx',
+      rules: ['GNR-01'],
+    },
+    async (t) => {
+      const asks: { what: string; req: ApiRequest }[] = [
+        {
+          what: `GET /${UNKNOWN_ROUTE}`,
+          req: { service: 'main', method: 'GET', path: UNKNOWN_ROUTE, auth: 'apiKey' },
+        },
+        ...MAIN_ROUTES.map((path) => ({
+          what: `OPTIONS /${path}`,
+          req: { service: 'main' as const, method: 'OPTIONS' as const, path, auth: 'apiKey' as const },
+        })),
+      ];
+      const answers = await Promise.all(
+        asks.map(async ({ what, req }) => ({ what, res: await t.client.request(req) })),
+      );
+      for (const { what, res } of answers) expectStatus(res, notServerError, what);
     },
   );
 

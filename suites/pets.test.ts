@@ -1,7 +1,15 @@
 // The demo pet interface. Never run against production (the spec: not to be used there); creating
 // a pet is a write, so it also obeys the production guard.
 
-import { ensure, expectJsonBody, expectStatus, expectValid, is2xx, is4xx } from '../src/checks/assertions.ts';
+import {
+  ensure,
+  expectJsonBody,
+  expectStatus,
+  expectValid,
+  is2xx,
+  is4xx,
+  notServerError,
+} from '../src/checks/assertions.ts';
 import { area, type CheckContext, check } from '../src/checks/define.ts';
 import { expect } from '../src/checks/expect.ts';
 import { shared } from '../src/checks/shared.ts';
@@ -382,6 +390,31 @@ area('pets', () => {
         auth: 'none',
       });
       expectStatus(res, 404, `GET /pets/${id} (never created)`);
+    },
+  );
+
+  check(
+    {
+      id: 'PET-OFF-ROUTE',
+      title:
+        'GET on a path the pet interface does not have, and OPTIONS on its routes, are answered, never with a 5xx',
+      rules: ['GNR-01'],
+      guarded: petstore,
+    },
+    async (t) => {
+      // Safe methods only (RFC 9110): what answers them is not shown; a 5xx is a server failure.
+      const asks = [
+        { method: 'GET' as const, path: 'conformance-unknown-route' },
+        { method: 'OPTIONS' as const, path: 'pets' },
+        { method: 'OPTIONS' as const, path: `pets/${pathSegment(freshPetId())}` },
+      ];
+      const answers = await Promise.all(
+        asks.map(async ({ method, path }) => ({
+          what: `${method} /${path}`,
+          res: await t.client.request({ service: 'petstore', method, path, auth: 'none' }),
+        })),
+      );
+      for (const { what, res } of answers) expectStatus(res, notServerError, what);
     },
   );
 });

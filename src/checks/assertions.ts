@@ -57,6 +57,8 @@ export function expectStatus(res: ApiResponse, expected: number | StatusClass, w
 
 export const is2xx = statusClass('2xx', (status) => status >= 200 && status < 300);
 export const is4xx = statusClass('4xx', (status) => status >= 400 && status < 500);
+/** Any answer of the target's choosing, but not a server failure (GNR-01). */
+export const notServerError = statusClass('any status but a 5xx', (status) => status < 500);
 
 export function expectJsonBody(res: ApiResponse, what: string): unknown {
   ensure(isJsonContentType(res), `${what}: expected a JSON content type, got ${describeResponse(res)}`, res);

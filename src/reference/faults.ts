@@ -418,6 +418,20 @@ const TABLE = [
     ['errors'],
   ),
   fault(
+    'unknown-route-500',
+    'GNR-01',
+    'a path no route has (GET /api/v1/conformance-unknown-route) crashes into a 500 instead of its 404',
+    undefined,
+    ['errors', 'pets'],
+  ),
+  fault(
+    'unshown-method-500',
+    'GNR-01',
+    'a method a route does not take (OPTIONS /api/v1/customers) crashes into a 500 instead of its 405',
+    undefined,
+    ['errors', 'pets'],
+  ),
+  fault(
     'repeated-query-message-empty',
     'ERR-01',
     'a repeated query parameter (page=1&page=2) is refused with a 400 whose message is empty',

@@ -11,7 +11,7 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiError } from './api-error.ts';
+import { ApiError, simulatedCrash } from './api-error.ts';
 import type { RequestContext } from './context.ts';
 import type { ReferenceControl } from './control.ts';
 import { limiterHeaders } from './rate-limiter.ts';
@@ -94,8 +94,12 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
       state.counts.count(counted, match.kind !== 'none' && match.template === TOKEN_ROUTE);
     }
     if (match.kind === 'found') matched.route = `${method} ${match.template}`;
-    if (match.kind === 'none') throw new ApiError(404, 'NOT_FOUND', `no route ${method} ${path}`);
+    if (match.kind === 'none') {
+      if (state.faults.has('unknown-route-500')) throw simulatedCrash();
+      throw new ApiError(404, 'NOT_FOUND', `no route ${method} ${path}`);
+    }
     if (match.kind === 'wrong-method') {
+      if (state.faults.has('unshown-method-500')) throw simulatedCrash();
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${match.template}`, {
         headers: { allow: match.allow.join(', ') },
       });

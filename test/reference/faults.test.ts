@@ -286,6 +286,8 @@ const PROBES: Record<string, Probe> = {
     const body = { client_id: 'x', client_secret: 'y', padding: 'x'.repeat(2 * 1024 * 1024) };
     return (await s.call('/api/v1/auth/token', { method: 'POST', body })).status === 413;
   },
+  'unknown-route-500': async (s) => (await s.call('/api/v1/conformance-unknown-route')).status === 404,
+  'unshown-method-500': async (s) => (await s.call(CUSTOMERS, { method: 'OPTIONS' })).status === 405,
   'repeated-query-message-empty': async (s) => {
     const res = await s.withKey(`${CUSTOMERS}?page=1&page=2`);
     return res.status === 400 && (res.json as { message?: string }).message !== '';
