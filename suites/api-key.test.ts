@@ -145,6 +145,22 @@ area('api-key', () => {
 
     check(
       {
+        id: `KEY-PINNED-OWN-${op.operationId}`,
+        title: `${route} accepts a pinned key from the address it is pinned to`,
+        rules: ['KEY-03'],
+      },
+      async (t) => {
+        // "accepted only from that server": refusing the pinned server too would pass every
+        // refusal above, so the key pinned to the suite's own address must work.
+        const control = t.needControl('the suite must pin a key to the address the server sees it at');
+        const key = await control.createApiKey(undefined, await control.callerAddress());
+        const res = await t.client.request(requestFor(op, t.config, keyHeaders(key.id, key.secret)));
+        expectStatus(res, is2xx, `${route} with a key pinned to the caller's own address`);
+      },
+    );
+
+    check(
+      {
         id: `KEY-PINNED-${op.operationId}`,
         title: `${route} refuses a key pinned to another address`,
         rules: ['KEY-03'],

@@ -13,6 +13,8 @@ export interface ControlClient {
     pinnedAddress?: string,
   ): Promise<{ id: string; secret: string }>;
   requestCounts(): Promise<{ total: number; byRoute: Record<string, number>; tokenRequests: number }>;
+  /** The address the server sees this suite's requests come from. */
+  callerAddress(): Promise<string>;
 }
 
 /** The target's control client, or undefined when it offers no control API. */
@@ -52,5 +54,6 @@ export function createControlClient(controlUrl: string, timeoutMs = 5_000): Cont
         ...(pinnedAddress === undefined ? {} : { pinnedAddress }),
       }),
     requestCounts: () => call('GET', 'requests'),
+    callerAddress: async () => (await call<{ address: string }>('GET', 'caller')).address,
   };
 }

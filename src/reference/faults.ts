@@ -85,6 +85,11 @@ const TABLE = [
   ),
   fault('pinned-key-accepted-anywhere', 'KEY-03', 'the pinned API key is accepted from any address'),
   fault(
+    'pinned-key-refused-from-its-address',
+    'KEY-03',
+    'a pinned API key is refused from its own address too (pinning locks the key out)',
+  ),
+  fault(
     'pinned-key-trusts-forwarded-for',
     'KEY-03',
     "a pinned key's address is read from X-Forwarded-For when the client sends one",

@@ -78,7 +78,8 @@ function apiKeyPrincipal(ctx: RequestContext): Principal {
   // The address is the connection's: a header a client can set proves nothing (the fault trusts one).
   const forwarded = header(ctx, 'x-forwarded-for')?.split(',')[0]?.trim();
   const address = faults.has('pinned-key-trusts-forwarded-for') && forwarded ? forwarded : ctx.address;
-  if (key.pinnedAddress && key.pinnedAddress !== address && !faults.has('pinned-key-accepted-anywhere')) {
+  const elsewhere = key.pinnedAddress !== address || faults.has('pinned-key-refused-from-its-address');
+  if (key.pinnedAddress && elsewhere && !faults.has('pinned-key-accepted-anywhere')) {
     throw new ApiError(
       403,
       'IP_NOT_ALLOWED',

@@ -87,6 +87,12 @@ const PROBES: Record<string, Probe> = {
   },
   'pinned-key-accepted-anywhere': async (s) =>
     (await s.call(CUSTOMERS, { headers: s.pinnedKeyHeaders() })).status === 403,
+  'pinned-key-refused-from-its-address': async (s) => {
+    // The probe's requests come from the loopback address.
+    const key = s.control.createApiKey({ pinnedAddress: '127.0.0.1' });
+    const headers = { 'x-api-key-id': key.id, 'x-api-key-secret': key.secret };
+    return (await s.call(CUSTOMERS, { headers })).status === 200;
+  },
   'pinned-key-trusts-forwarded-for': async (s) =>
     (
       await s.call(CUSTOMERS, {

@@ -44,6 +44,8 @@ export function controlRoutes(control: ReferenceControl): ControlRoute[] {
         faults: control.faults(),
       }),
     ),
+    // The address this server sees the caller's requests come from: a key pinned to it must work.
+    route('GET', 'caller', (ctx) => ok({ address: ctx.address })),
     route('POST', 'clock/advance', async (ctx) => {
       const { seconds } = await objectBody(ctx.req);
       if (typeof seconds !== 'number') throw badRequest('seconds must be a number >= 0');
