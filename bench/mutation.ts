@@ -33,8 +33,12 @@ import {
 import { variantPass } from './stryker/variants.ts';
 
 const ROOT = 'src/reference';
-/** The fault fixtures: they are the faults the matrix switches on, not the server's behaviour. */
-const FIXTURES = new Set([`${ROOT}/faults.ts`, `${ROOT}/reshape.ts`]);
+/**
+ * Not mutated: the fault fixtures (the faults the matrix switches on, not the server's behaviour)
+ * and the control API's routes (the tests' side channel into the server, no route of the spec: its
+ * mutants say how the suite drives the server, not what it would miss in an API).
+ */
+const FIXTURES = new Set([`${ROOT}/faults.ts`, `${ROOT}/reshape.ts`, `${ROOT}/routes/control.ts`]);
 const OUT = 'reports/mutation';
 /** One YAML list per mutated file (bench/stryker/triage/<name>.yaml), so files are triaged apart. */
 const TRIAGE = 'bench/stryker/triage';
