@@ -161,19 +161,24 @@ area('pets', () => {
     },
     async (t) => {
       // Other checks create pets meanwhile: with fewer than 100 stored, two lists differ by what
-      // was created between them. The spec shows no way to remove a pet, so a default list taken
-      // after the limit=100 one holds at least as many pets, unless the default is below 100.
-      const hundred = someListed(
-        t,
-        petsOf(await listPets(t.client, MAX_LIMIT), 'GET /pets?limit=100'),
-        'GET /pets?limit=100',
+      // was created between them. The spec shows no way to remove a pet, so of two lists capped at
+      // 100 the later holds at least as many: the limit=100 list is taken between two default
+      // lists (their own, not the shared one), and each bounds it from its side.
+      const before = petsOf(await listPets(t.client), 'GET /pets');
+      const hundred = petsOf(await listPets(t.client, MAX_LIMIT), 'GET /pets?limit=100');
+      const after = petsOf(await listPets(t.client), 'GET /pets');
+      if (before.length === 0 && hundred.length === 0) {
+        return t.skip(
+          'inconclusive: GET /pets and GET /pets?limit=100 answered empty arrays, so no pet was judged',
+        );
+      }
+      expect(hundred.length, 'pets for limit=100, listed after a default list').toBeGreaterThanOrEqual(
+        Math.min(before.length, MAX_LIMIT),
       );
-      // Its own list, not the shared one (taken when the first pet check ran).
-      const byDefault = petsOf(await listPets(t.client), 'GET /pets');
-      expect(byDefault.length, 'pets without limit, listed after limit=100').toBeGreaterThanOrEqual(
+      expect(after.length, 'pets without limit, listed after limit=100').toBeGreaterThanOrEqual(
         hundred.length,
       );
-      expect(byDefault.length, 'pets without limit').toBeLessThanOrEqual(MAX_LIMIT);
+      expect(after.length, 'pets without limit').toBeLessThanOrEqual(MAX_LIMIT);
     },
   );
 

@@ -328,6 +328,7 @@ const TABLE = [
   fault('pets-list-empty', 'PET-12', 'GET /pets answers an empty array, whatever pets exist'),
   fault('pets-limit-over-100', 'PET-05', 'GET /pets honours a limit above 100'),
   fault('pets-default-limit-10', 'PET-06', 'GET /pets without limit returns 10 pets'),
+  fault('pets-limit-100-lists-none', 'PET-06', 'GET /pets?limit=100 answers an empty list'),
   fault('create-pet-200', 'PET-07', 'POST /pets answers 200 instead of 201', RESHAPES.createPet200),
   fault(
     'pet-status-required',

@@ -213,6 +213,8 @@ const PROBES: Record<string, Probe> = {
   'pets-list-empty': async (s) => ((await pets(s, '?limit=1')) as unknown[]).length === 1,
   'pets-limit-over-100': async (s) => (await s.call(`${PETS}?limit=101`)).status === 400,
   'pets-default-limit-10': async (s) => ((await pets(s)) as unknown[]).length === 100,
+  'pets-limit-100-lists-none': async (s) =>
+    ((await s.call(`${PETS}?limit=100`)).json as unknown[]).length === 100,
   'create-pet-200': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5001, name: 'A' } })).status === 201,
   'pet-status-required': async (s) =>

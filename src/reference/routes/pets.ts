@@ -49,6 +49,7 @@ function listLimit(ctx: RequestContext): number {
   const digits = readNotation(ctx, raw);
   if (/^0+$/.test(digits) && choices['limit-zero'] === 'empty') return 0;
   const limit = positiveInteger('limit', digits);
+  if (faults.has('pets-limit-100-lists-none') && limit === MAX_LIMIT) return 0;
   if (limit > MAX_LIMIT && !faults.has('pets-limit-over-100')) {
     if (choices['limit-above-100'] === 'clamp') return MAX_LIMIT;
     throw badRequest(`limit must be at most ${MAX_LIMIT}, got ${limit}`);
