@@ -83,6 +83,12 @@ function parameterMutations(param: RequestSchemas['parameters'][number]): Mutati
       out.push(
         broken('not-a-number', 'type', 'is not a number (abc)', 'abc'),
         broken('decimal', 'type', 'is not an integer (1.5)', '1.5'),
+        // Near misses: an integer with a letter after, a sign with no digits, a sign inside. A
+        // server that reads the leading digits (parseInt) or tests a pattern only at one end takes them.
+        broken('digits-then-letter', 'type', 'is not an integer (1x)', '1x'),
+        broken('negative-then-letter', 'type', 'is not an integer (-1x)', '-1x'),
+        broken('sign-without-digits', 'type', 'is not an integer (-x)', '-x'),
+        broken('sign-inside', 'type', 'is not an integer (x-1)', 'x-1'),
         broken('empty', 'empty', 'is empty', ''),
       );
       const { min, max } = integerBounds(schema);

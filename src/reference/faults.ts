@@ -463,6 +463,11 @@ const TABLE = [
     'GNR-03',
     'GET /pets answers a limit that is not an integer (limit=abc) as if none were given',
   ),
+  fault(
+    'pets-limit-leading-digits-read',
+    'GNR-03',
+    'GET /pets reads the leading digits of a limit (parseInt): limit=1x lists one pet',
+  ),
   fault('nameless-pet-stored', 'GNR-03', 'POST /pets accepts and stores a pet without name'),
   fault(
     'pet-status-outside-enum-stored',

@@ -310,6 +310,7 @@ const PROBES: Record<string, Probe> = {
     return status >= 400 && status < 500;
   },
   'pets-limit-not-a-number-accepted': async (s) => (await s.call(`${PETS}?limit=abc`)).status === 400,
+  'pets-limit-leading-digits-read': async (s) => (await s.call(`${PETS}?limit=1x`)).status === 400,
   'nameless-pet-stored': async (s) =>
     (await s.call(PETS, { method: 'POST', body: { id: 5012 } })).status === 400,
   'pet-status-outside-enum-stored': async (s) =>

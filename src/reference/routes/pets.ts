@@ -43,6 +43,8 @@ function listLimit(ctx: RequestContext): number {
     throw simulatedCrash();
   }
   if (faults.has('pets-limit-not-a-number-accepted') && /^[a-z]+$/i.test(raw)) return byDefault;
+  if (faults.has('pets-limit-leading-digits-read') && /^\d+[a-z]+$/i.test(raw))
+    return Number.parseInt(raw, 10);
   // The choices the spec leaves open (src/reference/options.ts): a negative limit refused or read
   // as none, limit=0 refused or answered with no pets, a limit above 100 refused or clamped to 100.
   if (/^-\d+$/.test(raw) && choices['limit-negative'] === 'default') return byDefault;
