@@ -15,6 +15,8 @@ export interface ControlClient {
   requestCounts(): Promise<{ total: number; byRoute: Record<string, number>; tokenRequests: number }>;
   /** The address the server sees this suite's requests come from. */
   callerAddress(): Promise<string>;
+  /** The server's virtual time (ms): real time plus what advanceClock has added, by any check. */
+  now(): Promise<number>;
 }
 
 /** The target's control client, or undefined when it offers no control API. */
@@ -55,5 +57,6 @@ export function createControlClient(controlUrl: string, timeoutMs = 5_000): Cont
       }),
     requestCounts: () => call('GET', 'requests'),
     callerAddress: async () => (await call<{ address: string }>('GET', 'caller')).address,
+    now: async () => Date.parse((await call<{ now: string }>('GET', '')).now),
   };
 }
