@@ -14,6 +14,7 @@ import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
 import { tagsFilterOf } from '../rules/tags.ts';
 import { handleInterrupts } from '../runner/interrupts.ts';
 import { settleColor } from './color.ts';
+import { exitAfterOutput } from './exit.ts';
 
 const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules] [--verbose]
   --area NAME   run only the suites of these spec areas (${AREAS.join(', ')})
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
     interrupts,
     handedOver,
   );
-  if (exitCode !== undefined) process.exit(exitCode);
+  if (exitCode !== undefined) await exitAfterOutput(exitCode);
   fail(`the run ended without results (reports in ${reportsDir()}); see the messages above`);
 }
 

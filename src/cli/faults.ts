@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { firstLine } from '../client/errors.ts';
 import { FAULTS } from '../reference/index.ts';
 import { buildMatrix, renderMatrix } from '../runner/fault-matrix.ts';
+import { exitAfterOutput } from './exit.ts';
 
 const USAGE = `usage: npm run faults [-- --json] [--fault NAME ...]
   (no option)   run every suite against the reference server with each named fault, and against the
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
   }
   const matrix = await buildMatrix(values.fault);
   process.stdout.write(values.json ? `${JSON.stringify(matrix)}\n` : renderMatrix(matrix));
-  process.exit(matrix.ok ? 0 : 1);
+  // A pipe may not have taken the whole line yet; exiting now would cut the JSON short.
+  await exitAfterOutput(matrix.ok ? 0 : 1);
 }
 
 main().catch((error: unknown) => {

@@ -32,6 +32,7 @@ import { annotateReport, markInterrupted, readReport, reportVerdict } from '../l
 import { LOAD_SCRIPTS } from '../launcher/scripts.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
 import { conformanceBeside, readConformanceResults, refreshConformancePage } from '../report/load-runs.ts';
+import { exitAfterOutput } from './exit.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -208,7 +209,7 @@ async function main(): Promise<void> {
     interruptedBy: stopped,
   });
   if (exit.message) process.stderr.write(`load: ${exit.message}\n`);
-  process.exit(exit.code);
+  await exitAfterOutput(exit.code);
 }
 
 /**
