@@ -5,12 +5,11 @@
 // proxy in front of the reference server moves it), so no burst stays in one window: before the
 // probe looked at the clock, RATE-429 failed ("never refused in 10 requests") on a working limiter.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { startForwardingProxy } from '../support/forwarding-proxy.ts';
 import { runTs } from '../support/run-node.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -20,27 +19,13 @@ afterEach(async () => {
 
 /** A loopback proxy that moves the server's clock a minute on after each customers answer. */
 async function clockJumpingProxy(server: RunningReferenceServer): Promise<string> {
-  const upstream = new URL(server.apiBaseUrl);
-  const proxy = createServer((req, res) => {
-    const out = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        if (req.url?.includes('/v1/customers')) server.control.advanceClock(61);
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    req.pipe(out);
+  const proxy = await startForwardingProxy(server.apiBaseUrl, {
+    onAnswer: ({ url }) => {
+      if (url.includes('/v1/customers')) server.control.advanceClock(61);
+    },
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => proxy.close(() => resolve())));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  closers.push(() => proxy.close());
+  return proxy.origin;
 }
 
 it('RATE-429 is inconclusive, not failed, when the clock jumps through every burst', async () => {

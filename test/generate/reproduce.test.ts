@@ -2,8 +2,6 @@
 // command printed for it, run in a shell with the variables exported, makes the reference server
 // receive that request again, byte for byte (method, URL, headers, content type, body).
 import { execFile } from 'node:child_process';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { curlOf, curlVariables, type RecordedExchange } from '../../src/client/index.ts';
@@ -18,55 +16,17 @@ import { renderHtml } from '../../src/report/html.ts';
 import { renderSummary } from '../../src/report/summary-md.ts';
 import type { CheckResult } from '../../src/report/types.ts';
 import { fixtureResults } from '../report/fixture.ts';
-
-interface Seen {
-  method: string;
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+import { type ProxiedRequest, startForwardingProxy } from '../support/forwarding-proxy.ts';
 
 /** A loopback proxy in front of the reference server that keeps every request as it arrived. */
 async function recordingProxy(upstream: URL) {
-  const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      seen.push({
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: body.toString(),
-      });
-      const out = request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: req.headers,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      out.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const seen: ProxiedRequest[] = [];
+  const proxy = await startForwardingProxy(upstream.href, { onRequest: (request) => seen.push(request) });
+  return { origin: proxy.origin, seen, close: proxy.close };
 }
 
 /** What the server received, without what only the sending program decides. */
-function received(s: Seen) {
+function received(s: ProxiedRequest) {
   const { host: _h, connection: _c, ...headers } = s.headers;
   return { method: s.method, url: s.url, headers, body: s.body };
 }
@@ -130,7 +90,7 @@ describe('a generated failure reproduces exactly', () => {
       const before = proxy.seen.length;
       await promisify(execFile)('sh', ['-c', `${command} -s -o /dev/null`], { env });
       expect(proxy.seen.length).toBe(before + 1);
-      expect(received(proxy.seen.at(-1) as Seen)).toEqual(received(original as Seen));
+      expect(received(proxy.seen.at(-1) as ProxiedRequest)).toEqual(received(original as ProxiedRequest));
     },
   );
 

@@ -1,0 +1,59 @@
+// A loopback proxy in front of a test server: it reads each request whole, lets the test see it,
+// forwards it unchanged, and lets the test act once the answer's head is back (before the client
+// has it). The tests that watch requests arrive or move the server's clock between them share it.
+import { createServer, type IncomingHttpHeaders, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxiedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface ForwardingProxy {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startForwardingProxy(
+  upstreamBase: string,
+  hooks: { onRequest?: (seen: ProxiedRequest) => void; onAnswer?: (seen: ProxiedRequest) => void } = {},
+): Promise<ForwardingProxy> {
+  const upstream = new URL(upstreamBase);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: body.toString(),
+      };
+      hooks.onRequest?.(seen);
+      const out = request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (answer) => {
+          hooks.onAnswer?.(seen);
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      out.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
