@@ -2,7 +2,7 @@
 // sessions, tune the limiter and read request counts. The HTTP control routes call the same object.
 import type { NewApiKeyOptions } from './api-keys.ts';
 import { isFeature } from './features.ts';
-import { checkRateLimit, checkTokenTtl, DEFAULT_RATE_LIMIT } from './options.ts';
+import { checkRateLimit, checkTokenTtl, DEFAULT_RATE_LIMIT, type RateLimit } from './options.ts';
 import type { RequestCounts } from './request-counts.ts';
 import type { ServerState } from './state.ts';
 
@@ -29,6 +29,11 @@ export interface ReferenceControl {
 }
 
 export function createControl(state: ServerState): ReferenceControl {
+  // Limits set through the control API (a throwaway key's quota, a new server limit) take the
+  // server's limiter shape: a server started as a token bucket stays one for the tests' keys too.
+  const shape = state.options.rateLimit?.shape;
+  const inServerShape = (limit: RateLimit): RateLimit =>
+    shape && !limit.shape ? { ...limit, shape } : limit;
   return {
     advanceClock: (seconds) => state.clock.advance(seconds),
     now: () => new Date(state.now()),
@@ -45,17 +50,19 @@ export function createControl(state: ServerState): ReferenceControl {
       state.rateLimit =
         limit === null
           ? null
-          : checkRateLimit({
-              limit,
-              windowSeconds:
-                windowSeconds ?? state.rateLimit?.windowSeconds ?? DEFAULT_RATE_LIMIT.windowSeconds,
-            });
+          : checkRateLimit(
+              inServerShape({
+                limit,
+                windowSeconds:
+                  windowSeconds ?? state.rateLimit?.windowSeconds ?? DEFAULT_RATE_LIMIT.windowSeconds,
+              }),
+            );
       // New limits start with fresh windows.
       state.limiter.clear();
     },
     createApiKey(options = {}) {
       const key = state.apiKeys.create({
-        ...(options.rateLimit ? { rateLimit: checkRateLimit(options.rateLimit) } : {}),
+        ...(options.rateLimit ? { rateLimit: checkRateLimit(inServerShape(options.rateLimit)) } : {}),
         ...(options.pinnedAddress ? { pinnedAddress: options.pinnedAddress } : {}),
       });
       return { id: key.id, secret: key.secret };

@@ -13,7 +13,7 @@ export { DEFAULT_CREDENTIALS, PINNED_ADDRESS } from './credentials.ts';
 export { FAULTS, type FaultInfo } from './faults.ts';
 export { FEATURES } from './features.ts';
 export type { ChoiceName, Choices, RateLimit, ReferenceServerOptions } from './options.ts';
-export { CHOICES, checkChoice, RATE_LIMIT_SHAPES } from './options.ts';
+export { CHOICES, checkChoice, DEFAULT_RATE_LIMIT, RATE_LIMIT_SHAPES } from './options.ts';
 export type { RequestCounts } from './request-counts.ts';
 
 export interface RunningReferenceServer {

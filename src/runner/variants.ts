@@ -12,6 +12,7 @@ import { invariantResults } from '../checks/invariants.ts';
 import { loadSettings, resolveTarget, type TargetConfig } from '../config/index.ts';
 import {
   CHOICES,
+  DEFAULT_RATE_LIMIT,
   type ReferenceServerOptions,
   type RunningReferenceServer,
   startReferenceServer,
@@ -48,6 +49,12 @@ export const TOLERANCE_VARIANTS: readonly Variant[] = [
   { name: 'other-choices:no-customers', reference: { customers: 0 } },
   // How many pets exist is not shown: a store holding only the pets the run creates.
   { name: 'other-choices:no-seeded-pets', reference: { pets: 0 } },
+  // Rate limit values and the limiter's kind: not shown. The default is a fixed window; these
+  // limit every key (the tests' throwaway keys too) as a sliding window or a token bucket.
+  ...(['sliding-window', 'token-bucket'] as const).map((shape) => ({
+    name: `other-choices:rate-limiter=${shape}`,
+    reference: { rateLimit: { ...DEFAULT_RATE_LIMIT, shape } },
+  })),
   // Every other answer of every open choice the generated requests touch (the defaults are the
   // clean row's): one row each, so none is left out when a choice is added.
   ...Object.entries(CHOICES).flatMap(([name, choice]) =>

@@ -67,3 +67,25 @@ describe('reset()', () => {
     });
   });
 });
+
+describe('limits set through the control API', () => {
+  it("take the server's limiter shape: a throwaway key of a token-bucket server waits for one token, not a window", async () => {
+    const shape = 'token-bucket' as const;
+    await withServer({ control: true, rateLimit: { limit: 600, windowSeconds: 60, shape } }, async (s) => {
+      // 3 per 30 s: a token every 10 s. A fixed window would say 30 s.
+      const key = s.control.createApiKey({ rateLimit: { limit: 3, windowSeconds: 30 } });
+      const headers = { 'x-api-key-id': key.id, 'x-api-key-secret': key.secret };
+      for (let i = 0; i < 3; i++) expect((await s.call('/api/v1/customers', { headers })).status).toBe(200);
+      const refused = await s.call('/api/v1/customers', { headers });
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('10');
+      s.control.setRateLimit(2, 20);
+      const token = await s.token();
+      const bearer = { authorization: `Bearer ${token}` };
+      for (let i = 0; i < 2; i++) await s.call('/api/v1/user/me', { headers: bearer });
+      const bearerRefused = await s.call('/api/v1/user/me', { headers: bearer });
+      expect(bearerRefused.status).toBe(429);
+      expect(bearerRefused.headers['retry-after']).toBe('10');
+    });
+  });
+});
