@@ -31,6 +31,12 @@ export interface TriageEntry {
    * verdict must hold under the variant too.
    */
   variant?: string;
+  /**
+   * Only for a text the file holds more than once with the same replacement (`false` -> `true` in
+   * two functions) whose mutants need different verdicts or variants: the entry then matches the
+   * survivor on this line only, before any entry without a line. A moved line shows as a stale entry.
+   */
+  line?: number;
 }
 
 /** The parts of Stryker's mutation-testing-report-schema JSON this reads. */
@@ -140,12 +146,14 @@ export function findTriage(
 ): TriageEntry | undefined {
   const original = squash(survivor.original);
   const replacement = squash(survivor.replacement);
-  return triage.find(
-    (t) =>
-      t.file === survivor.file &&
-      squash(t.replacement) === replacement &&
-      (squash(t.original) === original ||
-        (t.original.endsWith('...') && original.startsWith(squash(t.original.slice(0, -3))))),
+  const matches = (t: TriageEntry) =>
+    t.file === survivor.file &&
+    squash(t.replacement) === replacement &&
+    (squash(t.original) === original ||
+      (t.original.endsWith('...') && original.startsWith(squash(t.original.slice(0, -3)))));
+  return (
+    triage.find((t) => t.line === survivor.line && matches(t)) ??
+    triage.find((t) => t.line === undefined && matches(t))
   );
 }
 
@@ -288,6 +296,8 @@ export function triageProblems(entries: unknown): string[] {
       problems.push(`${at}: an equivalent mutant quotes the spec's line`);
     if (t.variant !== undefined && typeof t.variant !== 'string')
       problems.push(`${at}: variant is not a name`);
+    if (t.line !== undefined && !(Number.isInteger(t.line) && (t.line as number) > 0))
+      problems.push(`${at}: line is not a line number`);
   }
   return problems;
 }

@@ -72,6 +72,53 @@ describe('mutation triage', () => {
     expect([j.killed, j.timedOut, j.ignored]).toEqual([1, 1, 1]);
   });
 
+  it('an entry with a line matches the survivor on that line only, before an entry without one', () => {
+    const twice = {
+      ...report,
+      files: {
+        '/w/p/src/reference/x.ts': {
+          source: "const a = 'x';\nconst b = 'x';",
+          mutants: [
+            {
+              mutatorName: 'StringLiteral',
+              replacement: '""',
+              status: 'Survived' as const,
+              location: at(1, 11, 1, 14),
+            },
+            {
+              mutatorName: 'StringLiteral',
+              replacement: '""',
+              status: 'Survived' as const,
+              location: at(2, 11, 2, 14),
+            },
+          ],
+        },
+      },
+    };
+    const entries: TriageEntry[] = [
+      {
+        file: 'src/reference/x.ts',
+        original: "'x'",
+        replacement: '""',
+        verdict: 'unobservable',
+        why: 'any line',
+      },
+      {
+        file: 'src/reference/x.ts',
+        original: "'x'",
+        replacement: '""',
+        verdict: 'not-the-api',
+        why: 'line 2',
+        line: 2,
+      },
+    ];
+    expect(judge(twice, entries).survivors.map((s) => [s.line, s.triage?.why])).toEqual([
+      [1, 'any line'],
+      [2, 'line 2'],
+    ]);
+    expect(triageProblems([{ ...entries[1], line: 0 }])).toEqual(['entry 1: line is not a line number']);
+  });
+
   it('scores killed over killed plus blind spots and untriaged survivors', () => {
     const s = score([judge(report, triage)]);
     expect(s).toMatchObject({ killed: 2, judged: 5, equivalent: 1, open: 1, untriaged: 1 });
