@@ -109,8 +109,10 @@ describe.skipIf(noK6)(
     });
 
     // One after the other: timing is what is measured, and a 2-core machine shared with other probes
-    // would blur a 1 s window.
-    describe.sequential('measures every limiter shape within 20 %', () => {
+    // would blur a 1 s window. The rest of npm test still runs beside it: once in a full run the
+    // 1 s window's probe took 28.6 s instead of 2.9 (k6 starved of CPU) and read a token bucket. A
+    // measurement is taken again up to twice; a probe that misreads a shape fails all three.
+    describe.sequential('measures every limiter shape within 20 %', { retry: 2 }, () => {
       it('a 1 s fixed window of 20, RateLimit headers on: declared and observed agree', async () => {
         const { run, json, limit } = await probe({
           rateLimit: { limit: 20, windowSeconds: 1 },
