@@ -10,6 +10,7 @@ import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
+import { FlagWindowTracker } from '../common/flag-window.ts';
 import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
 import { ReadGate, unreadThresholds } from './lib/bounded-read.ts';
 import { apiUrl, readLoadConfig, requireCredentials, secretValues } from './lib/config.ts';
@@ -29,7 +30,6 @@ import { bearerHeaders, issueToken, type ReadAnswer, readBounded } from './lib/k
 import { inIteration } from './lib/k6/iteration.ts';
 import { inSetup } from './lib/k6/setup.ts';
 import { mayBeSessionExpired, VuSession } from './lib/session.ts';
-import { FlagWindowTracker } from './lib/shared/flag-window.ts';
 import type { K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
 import { buildReport } from './lib/summary/report.ts';

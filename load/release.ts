@@ -8,6 +8,7 @@
 import { check, sleep } from 'k6';
 import { Counter, Rate } from 'k6/metrics';
 import type { Options } from 'k6/options';
+import { retryAfterSeconds } from '../common/retry-after.ts';
 import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
 import { ReadGate, unreadThresholds } from './lib/bounded-read.ts';
 import {
@@ -25,7 +26,6 @@ import { inSetup } from './lib/k6/setup.ts';
 import { pageCount } from './lib/pages.ts';
 import { readReleasePlan, releaseThresholds, USER_ERRORS, USERS_SCENARIO } from './lib/release-plan.ts';
 import { mayBeSessionExpired, VuSession } from './lib/session.ts';
-import { retryAfterSeconds } from './lib/shared/retry-after.ts';
 import type { K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
 import { buildReport } from './lib/summary/report.ts';

@@ -10,7 +10,7 @@ import {
   judgeRenewal,
   judgeWindow,
   type WatchVerdict,
-} from '../load/lib/shared/flag-window.ts';
+} from '../common/flag-window.ts';
 import {
   errorCode,
   expectErrorBody,

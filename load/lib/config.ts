@@ -1,14 +1,14 @@
 // The load scripts' configuration. Every script calls readLoadConfig in its init code, so a refused
 // or broken configuration stops k6 before a single request. Two ways in, one LoadConfig out:
 // - `npm run load:*` hands the configuration src/config/ validated over once, as LOAD_TARGET
-//   (load/lib/shared/hand-over.ts); the individual variables are then not read at all;
+//   (common/hand-over.ts); the individual variables are then not read at all;
 // - `k6 run load/<script>.ts` directly (the direct-run path, docs/load.md): the table's k6
-//   variables (load/lib/shared/variables.ts), read one by one with the checks below.
+//   variables (common/variables.ts), read one by one with the checks below.
 // Both go through loadConfigOf, which applies the production guard and the remote-target refusal
 // again inside k6 (production is real money). The rules themselves (target names, addresses, the
-// switch, the timeout, this machine) are load/lib/shared/config-rules.ts, which src/config applies
+// switch, the timeout, this machine) are common/config-rules.ts, which src/config applies
 // too: this file only reads k6's environment through them. Pure: vitest tests it in Node.
-import { type EnvMap, envString, LoadConfigError } from './env.ts';
+
 import {
   demoSecretsForRemote,
   isLoopbackHost,
@@ -24,14 +24,15 @@ import {
   TARGETS,
   type TargetName,
   urlHost,
-} from './shared/config-rules.ts';
-import { type GuardedTarget, guard } from './shared/guard.ts';
-import { HAND_OVER_VARIABLE, readHandOver } from './shared/hand-over.ts';
-import { secretValuesOf, variableNames } from './shared/variables.ts';
+} from '../../common/config-rules.ts';
+import { type GuardedTarget, guard } from '../../common/guard.ts';
+import { HAND_OVER_VARIABLE, readHandOver } from '../../common/hand-over.ts';
+import { secretValuesOf, variableNames } from '../../common/variables.ts';
+import { type EnvMap, envString, LoadConfigError } from './env.ts';
 
 export type { TargetName };
 
-/** Field names are the table's keys (load/lib/shared/variables.ts), as in the hand-over. */
+/** Field names are the table's keys (common/variables.ts), as in the hand-over. */
 export interface LoadConfig {
   target: TargetName;
   /** Ends with /api/. */

@@ -6,6 +6,8 @@
 // gives its capacity. Pure and synchronous: k6 gives it http.batch and sleep, vitest a simulated
 // limiter on a virtual clock, so the logic is proved without waiting.
 
+import { errorBodyProblems, jsonBody } from '../../common/error-body.ts';
+import { retryAfterSeconds } from '../../common/retry-after.ts';
 import {
   type DeclaredLimit,
   declaredFrom,
@@ -13,8 +15,6 @@ import {
   header,
   NOTHING_DECLARED,
 } from './rate-headers.ts';
-import { errorBodyProblems, jsonBody } from './shared/error-body.ts';
-import { retryAfterSeconds } from './shared/retry-after.ts';
 
 export interface ProbeAnswer {
   status: number;

@@ -3,7 +3,7 @@
 // "p";q=20;w=1` and `RateLimit: "p";r=19;t=1`, and the older `RateLimit-Limit`/`-Remaining`/`-Reset`
 // and `RateLimit: limit=20, remaining=19, reset=1`), the common X-RateLimit-* headers and
 // Retry-After. Pure: the probe compares what is declared with what it measures.
-import { retryAfterSeconds } from './shared/retry-after.ts';
+import { retryAfterSeconds } from '../../common/retry-after.ts';
 
 export interface DeclaredLimit {
   /** Requests allowed per window (q, X-RateLimit-Limit, ...). */

@@ -6,7 +6,7 @@
 // it came (counted as not read, with no renewal). A success, most answers, is never read whole.
 // Pure: the token request and the HTTP call are passed in, so vitest tests the logic in Node and
 // k6 gives it k6/http (each k6 VU has its own JS runtime, so no cross-VU sharing is needed).
-import { isSessionExpired, jsonBody } from './shared/error-body.ts';
+import { isSessionExpired, jsonBody } from '../../common/error-body.ts';
 
 export interface BodyResponse {
   status: number;

@@ -2,7 +2,7 @@
 // message that says what the target did, what was expected, what came, and the target's text as a
 // quote, so a report row explains itself without opening the evidence. The quote is never cut
 // here: check() redacts the failure first, the sinks cut it.
-import { errorCode as bodyErrorCode } from '../../load/lib/shared/error-body.ts';
+import { errorCode as bodyErrorCode } from '../../common/error-body.ts';
 import type { ApiResponse } from '../client/index.ts';
 import type { ErrorBody, Unchecked, Validation } from '../contract/index.ts';
 import { CheckFailed, type CheckFailure } from './failure.ts';
@@ -107,7 +107,7 @@ export function expectRefusal(res: ApiResponse, what: string): ErrorBodyLike {
   return expectErrorBody(res, what);
 }
 
-/** The error body's code (read as the k6 scripts read it: load/lib/shared/error-body.ts). */
+/** The error body's code (read as the k6 scripts read it: common/error-body.ts). */
 export function errorCode(res: ApiResponse): string | undefined {
   return bodyErrorCode(res.body);
 }

@@ -2,7 +2,7 @@
 // gives it a recording client, turns unmet needs into skips with a reason (never a silent pass),
 // and hands the reporter everything through the test's meta.
 import { describe, inject, type TestContext, TestRunner, test } from 'vitest';
-import { terminalText } from '../../load/lib/shared/safe-text.ts';
+import { terminalText } from '../../common/safe-text.ts';
 import {
   type ApiClient,
   type ApiResponse,

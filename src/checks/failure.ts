@@ -1,7 +1,7 @@
 // A check failure as data: what was checked, what the spec expects (and the other answers it
 // allows), what the target gave, and the target's own words quoted as evidence. Our assertions
 // (assertions.ts) create it; check() redacts it as a value, before anything is cut or rendered;
-// every report renders it through its own sink's escaping (load/lib/shared/safe-text.ts).
+// every report renders it through its own sink's escaping (common/safe-text.ts).
 // Pure: no vitest, so the reporter reads the same type.
 
 export interface CheckFailure {

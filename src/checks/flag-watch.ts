@@ -1,7 +1,7 @@
 // The real-time watch of the flag cache, for targets without a control API (staging): polls
 // GET /v1/feature-flags (and, when DISABLED_FEATURE_ROUTE names one, that flag-guarded route) at a
 // polite rate for two windows and a little more, in the background while the other checks run.
-// The judging is the k6 probe's pure window logic (load/lib/shared/flag-window.ts); this module only
+// The judging is the k6 probe's pure window logic (common/flag-window.ts); this module only
 // polls, times and announces.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -10,7 +10,7 @@ import {
   flagWatchPlan,
   judgeRenewalByRoute,
   type WatchTick,
-} from '../../load/lib/shared/flag-window.ts';
+} from '../../common/flag-window.ts';
 import {
   type ApiClient,
   type ApiRequest,

@@ -3,7 +3,7 @@
 // code of the README: 0 every check passed, 1 a check failed, 2 a configuration or connection problem,
 // 130 / 143 interrupted by SIGINT / SIGTERM (the reports say what ran).
 import { parseArgs } from 'node:util';
-import { terminalText } from '../../load/lib/shared/safe-text.ts';
+import { terminalText } from '../../common/safe-text.ts';
 import type { HandedOver } from '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
 import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';

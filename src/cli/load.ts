@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import { firstLine } from '../client/errors.ts';

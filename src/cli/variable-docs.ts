@@ -1,5 +1,5 @@
 // npm run docs:variables: writes .env.example and the variable table of docs/configuration.md
-// from the one table of variables (load/lib/shared/variables.ts).
+// from the one table of variables (common/variables.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { envExampleText, withVariableTable } from '../config/variable-docs.ts';

@@ -2,8 +2,8 @@
 // (outgoing.ts), then sent through one chain: renewal, 429 retries and recording wrap the
 // transport's send (interceptors.ts). The recorder redacts and keeps the request for its curl line.
 import type { Dispatcher } from 'undici';
-import { errorCode } from '../../load/lib/shared/error-body.ts';
-import { allowedOrigins } from '../../load/lib/shared/origin.ts';
+import { errorCode } from '../../common/error-body.ts';
+import { allowedOrigins } from '../../common/origin.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import { pathOf, TokenError } from './errors.ts';
 import { compose, recording, renewing, retrying429, type Send } from './interceptors.ts';

@@ -4,7 +4,7 @@
 // quotes, a secret as "$CLIENT_SECRET" (the table's secret rows; $ACCESS_TOKEN for a token the run
 // obtained), which the shell expands to the same bytes, inside a JSON body too. Nothing edits the
 // line as text afterwards.
-import { printableCommand } from '../../load/lib/shared/safe-text.ts';
+import { printableCommand } from '../../common/safe-text.ts';
 import type { ReplayPart, ReplayRequest } from './replay.ts';
 import { replayVariables } from './replay.ts';
 import type { RecordedExchange } from './types.ts';

@@ -1,6 +1,6 @@
 // The API client: undici transport, both auth schemes, token renewal, 429 retries, recorded exchanges.
 
-export { createSecretFilter, REDACTED, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+export { createSecretFilter, REDACTED, type SecretFilter } from '../../common/secret-filter.ts';
 export { type ClientOptions, createApiClient } from './api-client.ts';
 export { curlOf, curlVariables } from './curl.ts';
 export {

@@ -2,7 +2,7 @@
 // redaction hides it): a configured secret, named by its variable, or an access token the request
 // did not ask for. The verdicts travel with the recorded exchange (`leaked`); the reporter's
 // invariant pass (src/checks/invariants.ts) reports them under SEC-01.
-import { secretForms } from '../../load/lib/shared/secret-filter.ts';
+import { secretForms } from '../../common/secret-filter.ts';
 import { type NamedSecret, UNNAMED_SECRET } from './replay.ts';
 import type { RecordedExchange } from './types.ts';
 

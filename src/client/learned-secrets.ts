@@ -4,7 +4,7 @@
 // thread of this process (vitest's thread workers and the main thread, where the reporter runs).
 // Nothing is written anywhere: the values live only in memory.
 import { BroadcastChannel } from 'node:worker_threads';
-import { createSecretFilter, MIN_LEARNED, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter, MIN_LEARNED, type SecretFilter } from '../../common/secret-filter.ts';
 
 const CHANNEL = 'payments-crm-conformance:learned-secrets';
 

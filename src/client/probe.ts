@@ -2,7 +2,7 @@
 // (with what), it cannot be reached (one line, unreachableReason's words), or the client broke on
 // it. The conformance run's setup diagnosis (src/runner/setup-diagnosis.ts) and the load CLI's
 // preflight (src/launcher/preflight.ts) ask through these, so both decide alike.
-import { errorCode } from '../../load/lib/shared/error-body.ts';
+import { errorCode } from '../../common/error-body.ts';
 import { guard, type TargetConfig } from '../config/index.ts';
 import { unreachableReason } from './errors.ts';
 import type { ApiClient, ApiResponse } from './types.ts';

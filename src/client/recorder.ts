@@ -2,7 +2,7 @@
 // recorder's filter is the only pass over an exchange: the client hands it what it sent and got,
 // and teaches it the tokens it obtains. Beside the redacted text it keeps the request as sent with
 // each named secret as its variable (replay.ts): what a curl line is rendered from.
-import { createSecretFilter, REDACTED } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter, REDACTED } from '../../common/secret-filter.ts';
 import { leaksOf } from './leaks.ts';
 import { learnedSecrets, shareLearned } from './learned-secrets.ts';
 import { ACCESS_TOKEN, type NamedSecret, replayOf, UNNAMED_SECRET } from './replay.ts';

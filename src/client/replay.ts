@@ -2,8 +2,8 @@
 // each secret a named shell variable instead of its value. The recorder makes it from the request
 // as it was sent (before any redaction), so a curl line is rendered from structured data and never
 // made by editing redacted text.
-import { secretForms } from '../../load/lib/shared/secret-filter.ts';
-import { VARIABLES } from '../../load/lib/shared/variables.ts';
+import { secretForms } from '../../common/secret-filter.ts';
+import { VARIABLES } from '../../common/variables.ts';
 import { type TargetConfig, targetValues } from '../config/index.ts';
 
 /** Text as it was sent, or a secret written as the variable that holds it. */

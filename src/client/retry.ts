@@ -1,10 +1,10 @@
 // 429 handling for the suite's own traffic: honour Retry-After, within a bounded number of retries
 // and a bounded total wait, so a throttled target slows a run down but never hangs it.
 import { setTimeout as delay } from 'node:timers/promises';
-import { parseRetryAfter } from '../../load/lib/shared/retry-after.ts';
+import { parseRetryAfter } from '../../common/retry-after.ts';
 import type { ApiResponse, RetryPolicy } from './types.ts';
 
-// The one Retry-After grammar is shared with the k6 scripts (k6-safe, so it lives in load/lib/shared/).
+// The one Retry-After grammar is shared with the k6 scripts (k6-safe, so it lives in common/).
 export { parseRetryAfter };
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {

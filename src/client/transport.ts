@@ -1,10 +1,10 @@
 // One HTTP exchange on undici: a timeout on the whole exchange, a cap on the response body, no
 // redirects followed (a 3xx is returned and recorded as it came), and nothing sent to an origin
-// other than the configured bases' (the one rule, load/lib/shared/origin.ts, k6 applies it too).
+// other than the configured bases' (the one rule, common/origin.ts, k6 applies it too).
 // Failures become TransportErrors.
 import { performance } from 'node:perf_hooks';
 import { type Dispatcher, request } from 'undici';
-import { allowedOrigin } from '../../load/lib/shared/origin.ts';
+import { allowedOrigin } from '../../common/origin.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import type { OutgoingRequest } from './outgoing.ts';
 import type { ApiResponse } from './types.ts';

@@ -1,10 +1,10 @@
 // The shapes configuration produces: what .env / the environment say (TargetSettings), and the
 // resolved description of one target the client and the checks use (TargetConfig).
 
-import type { TargetName } from '../../load/lib/shared/config-rules.ts';
+import type { TargetName } from '../../common/config-rules.ts';
 
-// The target names are a rule both halves share (load/lib/shared/config-rules.ts).
-export { TARGETS, type TargetName } from '../../load/lib/shared/config-rules.ts';
+// The target names are a rule both halves share (common/config-rules.ts).
+export { TARGETS, type TargetName } from '../../common/config-rules.ts';
 
 export interface TargetSettings {
   target: TargetName;

@@ -14,16 +14,16 @@ import {
   readHttpUrl,
   readTarget,
   readTimeout,
-} from '../../load/lib/shared/config-rules.ts';
-import { createSecretFilter, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
-import { variableNames } from '../../load/lib/shared/variables.ts';
+} from '../../common/config-rules.ts';
+import { createSecretFilter, type SecretFilter } from '../../common/secret-filter.ts';
+import { variableNames } from '../../common/variables.ts';
 import type { RawVariables } from './env-file.ts';
 import type { ConfigProblem, TargetName, TargetSettings } from './types.ts';
 
 /** The variables whose values are never quoted: the secret column of the one table of variables. */
 export const SECRET_VARIABLES: readonly string[] = variableNames((v) => v.secret);
 
-// The rules both halves apply live in load/lib/shared/config-rules.ts; this file words and collects.
+// The rules both halves apply live in common/config-rules.ts; this file words and collects.
 export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_SECRET_LENGTH };
 
 /** Control characters and line separators: a quoted value must not break its line or the terminal. */
@@ -101,7 +101,7 @@ function addressProblem(c: Collector, value: string, problem: Problem): string {
   return `${c.quote(shown)} ${problem.kind === 'scheme' ? `uses the ${c.clean(problem.scheme)} scheme` : words}`;
 }
 
-/** A base address (load/lib/shared/config-rules.ts readBaseUrl), every problem collected. */
+/** A base address (common/config-rules.ts readBaseUrl), every problem collected. */
 function baseUrl(
   c: Collector,
   name: string,

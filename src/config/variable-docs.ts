@@ -1,7 +1,7 @@
 // .env.example and the variable table of docs/configuration.md, made from the one table of
-// variables (load/lib/shared/variables.ts). `npm run docs:variables` writes them;
+// variables (common/variables.ts). `npm run docs:variables` writes them;
 // test/load/shared/variables.test.ts fails when the committed files differ.
-import { docsRow, VARIABLES, type Variable } from '../../load/lib/shared/variables.ts';
+import { docsRow, VARIABLES, type Variable } from '../../common/variables.ts';
 
 const ENV_EXAMPLE_HEADER = [
   '# Copy to .env and fill in. Real environment variables win over this file.',

@@ -1,5 +1,5 @@
 // Fills an operation's path template, so a check can call any operation by its index entry.
-import { pathSegment } from '../../load/lib/shared/origin.ts';
+import { pathSegment } from '../../common/origin.ts';
 import type { OperationInfo } from './operations.ts';
 
 // Values from the target (an id from a list) become paths only through this: one segment each.

@@ -2,7 +2,7 @@
 // GNR-02 (a valid request is answered as the spec allows), GNR-03 (an invalid one is refused),
 // GNR-04 (a write reads back equal). A 429 or a disabled feature proves nothing: inconclusive.
 import { isDeepStrictEqual } from 'node:util';
-import { errorCode } from '../../load/lib/shared/error-body.ts';
+import { errorCode } from '../../common/error-body.ts';
 import type { ApiResponse } from '../client/index.ts';
 import { type OperationInfo, validateResponse } from '../contract/index.ts';
 import type { Expectation, Expected } from './semantics.ts';

@@ -1,9 +1,9 @@
 // The environment k6 runs with: the validated target handed over once, as LOAD_TARGET (JSON of the
-// table's k6 rows, load/lib/shared/hand-over.ts), which load/lib/config.ts reads instead of the
+// table's k6 rows, common/hand-over.ts), which load/lib/config.ts reads instead of the
 // individual variables. Secrets travel only here, never in k6's argv (argv shows in `ps`, the
 // environment does not).
-import { HAND_OVER_VARIABLE, writeHandOver } from '../../load/lib/shared/hand-over.ts';
-import { variableNames } from '../../load/lib/shared/variables.ts';
+import { HAND_OVER_VARIABLE, writeHandOver } from '../../common/hand-over.ts';
+import { variableNames } from '../../common/variables.ts';
 import { type TargetConfig, targetValues } from '../config/index.ts';
 
 /** Variables describing a target (the table's k6 column): carried by the hand-over, so removed from k6's environment. */

@@ -1,7 +1,7 @@
 // The closing console output of a conformance run: areas by passed/failed/skipped, the failing
 // checks with the exchange that failed and a command to reproduce it, the rules the run did not
 // check and what would check them, where the reports are, and last the verdict and the exit code.
-import { printableCommand, terminalText, UNPRINTABLE_COMMAND } from '../../load/lib/shared/safe-text.ts';
+import { printableCommand, terminalText, UNPRINTABLE_COMMAND } from '../../common/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
 import { EXIT_MEANINGS } from './results.ts';
@@ -13,7 +13,7 @@ const MAX_UNCHECKED = 15;
 const MAX_REASON = 160;
 
 // Every text of a run here may hold the target's words: one line each, safe for a terminal and a
-// CI log (load/lib/shared/safe-text.ts). Secrets were redacted from the results before.
+// CI log (common/safe-text.ts). Secrets were redacted from the results before.
 const oneLine = (text: string, max: number) => terminalText(text, { max });
 
 function failureLines(c: CheckResult): string[] {

@@ -3,7 +3,7 @@
 // run is HTML-escaped; bodies are capped for display (results.json keeps the recorded length).
 
 import { createHash } from 'node:crypto';
-import { htmlText, printableCommand, UNPRINTABLE_COMMAND } from '../../load/lib/shared/safe-text.ts';
+import { htmlText, printableCommand, UNPRINTABLE_COMMAND } from '../../common/safe-text.ts';
 import { figuresOf, renderLimiterSvg, timelineOf } from '../../load/lib/summary/limiter-chart.ts';
 import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';

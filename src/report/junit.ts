@@ -5,8 +5,8 @@
 // property shows in no CI interface; a failure is what every CI displays, and its type says it
 // does not fail the run (the exit code, not the JUnit file, decides the job).
 // Run problems (a suite that could not load, an unreachable target) are <error> test cases.
-import { type JunitCase, type JunitSuite, renderJunitXml } from '../../load/lib/shared/junit.ts';
-import { printableCommand, UNPRINTABLE_COMMAND } from '../../load/lib/shared/safe-text.ts';
+import { type JunitCase, type JunitSuite, renderJunitXml } from '../../common/junit.ts';
+import { printableCommand, UNPRINTABLE_COMMAND } from '../../common/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
 import { firstLine } from '../client/errors.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
@@ -15,7 +15,7 @@ import type { CheckResult, ConformanceResults } from './types.ts';
 export const JUNIT_SUITE_NAME = 'payments-crm conformance';
 export const SOFT_FAILURE_TYPE = 'SHOULD (non-strict)';
 
-export { xmlText } from '../../load/lib/shared/safe-text.ts';
+export { xmlText } from '../../common/safe-text.ts';
 
 /** The test case name: the check and the rules it proves, as people search for them. */
 export function caseName(check: Pick<CheckResult, 'id' | 'title' | 'rules'>): string {

@@ -5,7 +5,7 @@
 // target although each run starts its own embedded reference server on a free port.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import type { SecretFilter } from '../../common/secret-filter.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type {

@@ -2,7 +2,7 @@
 // files as a finished run, with the reason as a run problem and exit code 2, so a nightly job's
 // artifact and step summary say why nothing was checked.
 import { join } from 'node:path';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderJunit } from './junit.ts';
 import { buildResults } from './results.ts';

@@ -1,10 +1,10 @@
 // reports/self-tests.junit.xml: the suite's own self-tests (the `self` vitest project) as JUnit, so
 // CI shows them beside the conformance checks (reports/junit.xml). Written by the one JUnit writer
-// (load/lib/shared/junit.ts), one suite per test file; only when the run ran self-tests.
+// (common/junit.ts), one suite per test file; only when the run ran self-tests.
 import { join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { type JunitCase, type JunitSuite, renderJunitXml } from '../../load/lib/shared/junit.ts';
+import { type JunitCase, type JunitSuite, renderJunitXml } from '../../common/junit.ts';
 import { firstLine } from '../client/errors.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { outcomeOf, SELF_PROJECT } from './outcome.ts';

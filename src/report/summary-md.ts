@@ -7,7 +7,7 @@ import {
   markdownText,
   printableCommand,
   UNPRINTABLE_COMMAND,
-} from '../../load/lib/shared/safe-text.ts';
+} from '../../common/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
@@ -24,7 +24,7 @@ const ICONS: Record<RuleStatus | 'absent', string> = {
   absent: '∅ absent',
 };
 
-/** One line of Markdown-safe text (the one Markdown escaper, load/lib/shared/safe-text.ts). */
+/** One line of Markdown-safe text (the one Markdown escaper, common/safe-text.ts). */
 export const mdText = (text: string, max = MAX_CELL): string => markdownText(text, max);
 
 /**

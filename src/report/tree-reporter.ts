@@ -5,8 +5,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { TestCase, TestModule, TestModuleState, TestSuite, Vitest } from 'vitest/node';
 import { DefaultReporter } from 'vitest/node';
-import { terminalText } from '../../load/lib/shared/safe-text.ts';
-import { createSecretFilter, type SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { terminalText } from '../../common/safe-text.ts';
+import { createSecretFilter, type SecretFilter } from '../../common/secret-filter.ts';
 import type { InvariantResult } from '../checks/invariants.ts';
 import { firstLine } from '../client/errors.ts';
 import { learnedValues } from '../client/learned-secrets.ts';

@@ -12,7 +12,7 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { invariantResults } from '../checks/invariants.ts';
 import type { TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';

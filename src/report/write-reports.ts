@@ -4,8 +4,8 @@
 // (atomic-write.ts): a reader sees the old file or the new one, never a truncated one.
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { jsonText } from '../../load/lib/shared/safe-text.ts';
-import type { SecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { jsonText } from '../../common/safe-text.ts';
+import type { SecretFilter } from '../../common/secret-filter.ts';
 import { firstLine } from '../client/errors.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { diffRuns, notComparable, readPrevious } from './history.ts';

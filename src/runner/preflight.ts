@@ -1,7 +1,7 @@
 // Before any check runs against a remote target: is the setup right (setup-diagnosis.ts)? A setup
 // problem ends the run with exit code 2 and one line, the reports saying so, instead of every check
 // failing with the same cause; an unreachable pet interface only skips the pet checks.
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { createApiClient } from '../client/index.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';

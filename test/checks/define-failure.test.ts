@@ -2,7 +2,7 @@
 // log, capped, redacted before it is cut, and no stack frames into the suite's own code unless
 // --verbose asks for them (debugging the suite itself).
 import { describe, expect, it } from 'vitest';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { CONSOLE_FAILURE_CAP, consoleError, failureOf } from '../../src/checks/define.ts';
 import { expect as checkExpect } from '../../src/checks/expect.ts';
 import { CheckFailed, withRule } from '../../src/checks/failure.ts';

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flagWatchPlan } from '../../load/lib/shared/flag-window.ts';
+import { flagWatchPlan } from '../../common/flag-window.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { type NodeRun, runTs } from '../support/run-node.ts';
 

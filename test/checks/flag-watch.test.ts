@@ -2,7 +2,7 @@
 // without its control API and with a 1 s flag window: its plan, its announcements, and the
 // extension that lets a late switch of the guarded route be judged.
 import { describe, expect, it } from 'vitest';
-import { judgeRenewal } from '../../load/lib/shared/flag-window.ts';
+import { judgeRenewal } from '../../common/flag-window.ts';
 import { flagWatch, watchFlags, watchPlanOf } from '../../src/checks/flag-watch.ts';
 import { createApiClient } from '../../src/client/index.ts';
 import type { TargetConfig } from '../../src/config/index.ts';

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { printableCommand } from '../../load/lib/shared/safe-text.ts';
+import { printableCommand } from '../../common/safe-text.ts';
 import { variablesOf } from '../../src/client/curl.ts';
 import {
   type ApiRequest,

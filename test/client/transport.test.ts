@@ -128,7 +128,7 @@ describe('requests', () => {
     expect(client.recorder.exchanges()[0]?.responseHeaders?.location).toBe('/elsewhere');
   });
 
-  it('sends nothing to another origin, wherever the path came from (load/lib/shared/origin.ts)', async () => {
+  it('sends nothing to another origin, wherever the path came from (common/origin.ts)', async () => {
     server = await startServer((_req, res) => json(res, 200, { access_token: 'token-from-the-target' }));
     const elsewhere = await startServer((_req, res) => json(res, 200, {}));
     try {

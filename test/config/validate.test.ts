@@ -1,7 +1,7 @@
 // Validation of every variable: what each accepts, what it refuses and how the problem reads
 // (which variable, what is wrong, what is expected), and that every problem is listed at once.
 import { describe, expect, it } from 'vitest';
-import { DEMO_SECRETS } from '../../load/lib/shared/config-rules.ts';
+import { DEMO_SECRETS } from '../../common/config-rules.ts';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_SECRET_LENGTH } from '../../src/config/index.ts';
 import { validate } from '../../src/config/validate.ts';
 import { DEFAULT_CREDENTIALS } from '../../src/reference/credentials.ts';

@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOC = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
 
-/** The room of a file: a folder of src/, suites/, load/ (the k6 scripts) or load/lib/shared/. */
+/** The room of a file: a folder of src/, suites/, load/ (the k6 scripts) or common/. */
 function roomOf(path: string): string | undefined {
   const r = relative(ROOT, path).split('\\').join('/');
-  if (r.startsWith('load/lib/shared/')) return 'load/lib/shared/';
+  if (r.startsWith('common/')) return 'common/';
   if (r.startsWith('load/')) return 'load/';
   if (r.startsWith('suites/')) return 'suites/';
   const src = /^src\/([^/]+)\//.exec(r);
@@ -30,7 +30,7 @@ function sources(dir: string): string[] {
 /** Every arrow of the code: `from -> to` for each relative import (static, dynamic, type-only). */
 function codeArrows(): Map<string, Set<string>> {
   const arrows = new Map<string, Set<string>>();
-  for (const file of ['src', 'suites', 'load'].flatMap((d) => sources(join(ROOT, d)))) {
+  for (const file of ['src', 'suites', 'load', 'common'].flatMap((d) => sources(join(ROOT, d)))) {
     const from = roomOf(file);
     if (!from) continue;
     arrows.set(from, arrows.get(from) ?? new Set());
@@ -82,8 +82,8 @@ describe('docs/architecture.md, rooms and arrows', () => {
   });
 
   it('keeps the house rules: the reference server and load/ stand alone', () => {
-    expect([...(code.get('src/reference/') ?? [])].filter((to) => to !== 'load/lib/shared/')).toEqual([]);
-    expect([...(code.get('load/') ?? [])].filter((to) => to !== 'load/lib/shared/')).toEqual([]);
-    expect([...(code.get('load/lib/shared/') ?? [])]).toEqual([]);
+    expect([...(code.get('src/reference/') ?? [])].filter((to) => to !== 'common/')).toEqual([]);
+    expect([...(code.get('load/') ?? [])].filter((to) => to !== 'common/')).toEqual([]);
+    expect([...(code.get('common/') ?? [])]).toEqual([]);
   });
 });

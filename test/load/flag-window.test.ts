@@ -1,8 +1,6 @@
 // The flag-cache rule as the probe checks it: data renewed at most once per 60 s. Polls are
 // synthetic (a server that renews every 60 s, or on every call, or too early once).
 import { describe, expect, it } from 'vitest';
-import { changeTimes, flagCacheFindings } from '../../load/lib/flag-cache-findings.ts';
-import { readFlagPlan } from '../../load/lib/flag-plan.ts';
 import {
   analyseFlagPolls,
   canonical,
@@ -12,7 +10,9 @@ import {
   judgeRenewal,
   judgeWindow,
   type WatchTick,
-} from '../../load/lib/shared/flag-window.ts';
+} from '../../common/flag-window.ts';
+import { changeTimes, flagCacheFindings } from '../../load/lib/flag-cache-findings.ts';
+import { readFlagPlan } from '../../load/lib/flag-plan.ts';
 
 /** Flag data that differs for every renewal number. */
 const body = (renewal: number) =>

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { DEFAULT_CREDENTIALS } from '../../src/reference/credentials.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/report/chromium.ts';
 import { writeReports } from '../../src/report/write-reports.ts';

@@ -2,8 +2,8 @@
 // directly must refuse exactly what `npm run load:*` refuses, and an unnamed remote besides; the
 // hand-over of `npm run load:*` is refused inside k6 again (defence in depth: real money).
 import { describe, expect, it } from 'vitest';
+import { isLoopbackHost, urlHost } from '../../common/config-rules.ts';
 import { loadRefusal, productionRefusal, readLoadConfig, remoteRefusal } from '../../load/lib/config.ts';
-import { isLoopbackHost, urlHost } from '../../load/lib/shared/config-rules.ts';
 import { guard, loadSettings, type TargetConfig } from '../../src/config/index.ts';
 import { handOver } from '../../src/launcher/k6-env.ts';
 

@@ -2,17 +2,12 @@
 // observed, expectations, inconclusive runs; how it reads the limiter's headers; and how it judges
 // one 429: the error body (malformed bodies), Retry-After (missing, malformed, both forms).
 import { describe, expect, it } from 'vitest';
+import { errorBodyProblems, errorCode, isSessionExpired, jsonBody } from '../../common/error-body.ts';
+import { retryAfterSeconds } from '../../common/retry-after.ts';
 import type { ProbeResult } from '../../load/lib/limit-probe.ts';
 import { declaredFrom, NOTHING_DECLARED } from '../../load/lib/rate-headers.ts';
 import { disagreements, rateLimitFindings } from '../../load/lib/rate-limit-findings.ts';
 import { readRatePlan } from '../../load/lib/rate-plan.ts';
-import {
-  errorBodyProblems,
-  errorCode,
-  isSessionExpired,
-  jsonBody,
-} from '../../load/lib/shared/error-body.ts';
-import { retryAfterSeconds } from '../../load/lib/shared/retry-after.ts';
 
 const WINDOW: ProbeResult = {
   limit: {

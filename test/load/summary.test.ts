@@ -2,9 +2,9 @@
 // JUnit (parsed back with fast-xml-parser) and console text, with every secret removed.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { UNREAD_METRIC } from '../../load/lib/bounded.ts';
 import { unreadTokenStop } from '../../load/lib/bounded-read.ts';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
 import { escapeXml, renderJunit } from '../../load/lib/summary/junit.ts';
 import type { K6SummaryData } from '../../load/lib/summary/k6-data.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
@@ -221,7 +221,7 @@ describe('the Markdown report', () => {
 
   it('keeps tables intact and marks failures', () => {
     expect(md).toContain('smoke \\| 2 users');
-    // Every cell through the one Markdown escaper (load/lib/shared/safe-text.ts).
+    // Every cell through the one Markdown escaper (common/safe-text.ts).
     expect(md).toContain('| http\\_req\\_failed | rate&lt;0.01 | **FAIL** |');
     expect(md).toContain('| every 429 carries Retry-After | **FAIL** | 3 malformed |');
     expect(md).toContain('| a request after waiting succeeds | undecided | no 429 seen |');

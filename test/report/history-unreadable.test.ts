@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { readPrevious } from '../../src/report/history.ts';
 import { REPORT_FILES, writeReports } from '../../src/report/write-reports.ts';
 import { fixtureResults } from './fixture.ts';

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { notComparable } from '../../src/report/history.ts';
 import type { ConformanceResults } from '../../src/report/types.ts';
 import { REPORT_FILES, writeReports } from '../../src/report/write-reports.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/report/chromium.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { RULES } from '../../src/rules/catalogue.ts';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import {

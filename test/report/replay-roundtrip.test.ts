@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { type ApiRequest, createApiClient, curlOf, type RecordedExchange } from '../../src/client/index.ts';
 import { secretValues } from '../../src/config/index.ts';
 import type { CheckResult } from '../../src/report/types.ts';

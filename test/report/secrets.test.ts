@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretFilter } from '../../load/lib/shared/secret-filter.ts';
+import { createSecretFilter } from '../../common/secret-filter.ts';
 import { renderConsoleTable } from '../../src/report/console-table.ts';
 import { escapeHtml } from '../../src/report/html.ts';
 import { rotateReports, writeReports } from '../../src/report/write-reports.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonText, printableCommand } from '../../load/lib/shared/safe-text.ts';
+import { jsonText, printableCommand } from '../../common/safe-text.ts';
 import { curlOf } from '../../src/client/curl.ts';
 import type { RecordedExchange } from '../../src/client/index.ts';
 import { renderConsoleTable } from '../../src/report/console-table.ts';

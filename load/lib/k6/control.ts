@@ -1,8 +1,9 @@
 // The reference server's control API (REFERENCE_CONTROL_URL, only with the local reference server):
 // moving its virtual clock and switching a flag make the flag-cache probe quick and meaningful.
 // Sent through send() like every request: its own origin only, no redirect, no cookie, no body kept.
+
+import { pathSegment } from '../../../common/origin.ts';
 import type { LoadConfig } from '../config.ts';
-import { pathSegment } from '../shared/origin.ts';
 import { send } from './http.ts';
 
 function route(config: LoadConfig, path: string): string {

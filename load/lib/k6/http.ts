@@ -1,5 +1,5 @@
 // k6/http adapters shared by the scripts: every request of the scripts goes through send() (or
-// sendBatch()), which applies the one origin rule (load/lib/shared/origin.ts: only the configured
+// sendBatch()), which applies the one origin rule (common/origin.ts: only the configured
 // bases' origins are reached), follows no redirect (a 3xx is a finding naming the Location's origin
 // only), keeps no cookie (a new jar per request: nothing the target sets is stored or sent back),
 // and keeps a body only when asked (k6 reads a kept body whole: it has no size cap, so bodies are
@@ -10,6 +10,8 @@
 import { check } from 'k6';
 import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
 import { Counter } from 'k6/metrics';
+import { errorCode, jsonBody } from '../../../common/error-body.ts';
+import { allowedOrigin, allowedOrigins, redirectOrigin } from '../../../common/origin.ts';
 import {
   BOUNDED_OPTIONS,
   MAX_READ_BYTES,
@@ -20,8 +22,6 @@ import {
 } from '../bounded.ts';
 import { afterAsk, ReadGate, type ReadPurpose, UNREAD_REASONS, type Unread } from '../bounded-read.ts';
 import { apiUrl, type LoadConfig } from '../config.ts';
-import { errorCode, jsonBody } from '../shared/error-body.ts';
-import { allowedOrigin, allowedOrigins, redirectOrigin } from '../shared/origin.ts';
 import { Refusal, UnreadToken } from './iteration.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;

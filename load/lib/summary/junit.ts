@@ -1,10 +1,10 @@
 // The JUnit report: one test case per threshold, check and verdict, so CI shows which one failed.
-// The cases are described here; the one JUnit writer (load/lib/shared/junit.ts) writes them.
-import { type JunitCase, renderJunitXml } from '../shared/junit.ts';
-import { xmlText } from '../shared/safe-text.ts';
+// The cases are described here; the one JUnit writer (common/junit.ts) writes them.
+import { type JunitCase, renderJunitXml } from '../../../common/junit.ts';
+import { xmlText } from '../../../common/safe-text.ts';
 import type { LoadReport } from './report.ts';
 
-/** XML text and attributes (the one XML escaper, load/lib/shared/safe-text.ts). */
+/** XML text and attributes (the one XML escaper, common/safe-text.ts). */
 export const escapeXml = xmlText;
 
 interface Case {

@@ -1,5 +1,5 @@
 // The Markdown report: a verdict line, the findings, thresholds, checks and the main metrics.
-import { markdownText } from '../shared/safe-text.ts';
+import { markdownText } from '../../../common/safe-text.ts';
 import { limiterFileName, timelineOf } from './limiter-chart.ts';
 import { formatValue, type LoadReport } from './report.ts';
 

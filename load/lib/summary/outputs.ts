@@ -2,8 +2,8 @@
 // report with every secret value removed by the suite's one secret filter (a secret can only get
 // there by accident, which is the point). Redacted as a value before rendering: a text pass over
 // the written JSON could eat an escaping backslash and leave it invalid.
-import { jsonText } from '../shared/safe-text.ts';
-import { createSecretFilter } from '../shared/secret-filter.ts';
+import { jsonText } from '../../../common/safe-text.ts';
+import { createSecretFilter } from '../../../common/secret-filter.ts';
 import { renderJunit } from './junit.ts';
 import { figuresOf, limiterFileName, renderLimiterSvg, timelineOf } from './limiter-chart.ts';
 import { renderMarkdown } from './markdown.ts';

@@ -1,5 +1,5 @@
 // The console summary k6 prints in place of its own (handleSummary replaces it).
-import { terminalText } from '../shared/safe-text.ts';
+import { terminalText } from '../../../common/safe-text.ts';
 import { headline } from './markdown.ts';
 import { formatValue, type LoadReport } from './report.ts';
 

@@ -1,13 +1,7 @@
-// The one origin rule (load/lib/shared/origin.ts): where a request may go, what a redirect is
+// The one origin rule (common/origin.ts): where a request may go, what a redirect is
 // reported as, and how a value from the target becomes a path segment.
 import { describe, expect, it } from 'vitest';
-import {
-  allowedOrigin,
-  allowedOrigins,
-  originOf,
-  pathSegment,
-  redirectOrigin,
-} from '../../../load/lib/shared/origin.ts';
+import { allowedOrigin, allowedOrigins, originOf, pathSegment, redirectOrigin } from '../../common/origin.ts';
 
 const bases = {
   apiBaseUrl: 'http://127.0.0.1:4010/api/',

@@ -1,14 +1,14 @@
-// One secret list: the secret rows of the table of variables (load/lib/shared/variables.ts), read
+// One secret list: the secret rows of the table of variables (common/variables.ts), read
 // by key on both sides of the k6 boundary. A secret row added to the table but not filtered by the
 // suite or by the scripts fails here; so does a second hand-written list on either side.
 import { describe, expect, it } from 'vitest';
-import { readLoadConfig, secretValues as scriptSecrets } from '../../../load/lib/config.ts';
-import { createSecretFilter, REDACTED } from '../../../load/lib/shared/secret-filter.ts';
-import { VARIABLES } from '../../../load/lib/shared/variables.ts';
-import { resolveTarget, secretValues, targetValues } from '../../../src/config/index.ts';
-import { handOver } from '../../../src/launcher/k6-env.ts';
-import { STAGING, settingsOf } from '../../config/helpers.ts';
-import { filesMatching } from '../../support/sources.ts';
+import { createSecretFilter, REDACTED } from '../../common/secret-filter.ts';
+import { VARIABLES } from '../../common/variables.ts';
+import { readLoadConfig, secretValues as scriptSecrets } from '../../load/lib/config.ts';
+import { resolveTarget, secretValues, targetValues } from '../../src/config/index.ts';
+import { handOver } from '../../src/launcher/k6-env.ts';
+import { STAGING, settingsOf } from '../config/helpers.ts';
+import { filesMatching } from '../support/sources.ts';
 
 const SECRET_ROWS = VARIABLES.filter((v) => v.secret);
 /** Every secret row set to a value of its own (recognisable, long enough for the validator). */
@@ -64,7 +64,7 @@ describe('the secret rows of the table', () => {
   it('is the only list: no secretValues lists fields of its own', () => {
     // A list of secret fields written out ([x.clientSecret, x.apiKeySecret, ...]) is a second copy.
     const handList = /\[[^\]]*\.clientSecret,[^\]]*\.apiKeySecret\b[^\]]*\]/;
-    expect(filesMatching(handList, ['src', 'load'], 'load/lib/shared/variables.ts')).toEqual([]);
+    expect(filesMatching(handList, ['src', 'load'], 'common/variables.ts')).toEqual([]);
     expect(handList.test('[config.clientSecret, config.apiKeySecret].filter(Boolean)')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-// The configuration's rules live once (load/lib/shared/config-rules.ts): a .env that
+// The configuration's rules live once (common/config-rules.ts): a .env that
 // `npm run conformance` accepts, k6 run directly accepts (the same variables in its environment),
 // and the other way round; where k6 refuses more, it is the load guard (production without the
 // switch, a remote address for the local target), never a rule read differently. (What must be
@@ -9,15 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readLoadConfig } from '../../../load/lib/config.ts';
-import { LoadConfigError } from '../../../load/lib/env.ts';
-import {
-  onThisMachine,
-  readBaseUrl,
-  readHttpUrl,
-  readTimeout,
-} from '../../../load/lib/shared/config-rules.ts';
-import { guard, loadSettings } from '../../../src/config/index.ts';
+import { onThisMachine, readBaseUrl, readHttpUrl, readTimeout } from '../../common/config-rules.ts';
+import { readLoadConfig } from '../../load/lib/config.ts';
+import { LoadConfigError } from '../../load/lib/env.ts';
+import { guard, loadSettings } from '../../src/config/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'config-rules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,17 +1,17 @@
-// The one table of configuration variables (load/lib/shared/variables.ts) against everything that
+// The one table of configuration variables (common/variables.ts) against everything that
 // names them: the docs table, .env.example, the validator's secrets and defaults, the k6 hand-over
 // and the configuration tests' list. A variable added, renamed or re-defaulted in one place only fails here.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HAND_OVER_KEYS } from '../../../load/lib/shared/hand-over.ts';
-import { docsRow, VARIABLES, variableNames } from '../../../load/lib/shared/variables.ts';
-import { SECRET_VARIABLES } from '../../../src/config/index.ts';
-import { envExampleText, withVariableTable } from '../../../src/config/variable-docs.ts';
-import { TARGET_VARIABLES } from '../../../src/launcher/k6-env.ts';
-import { KNOWN_VARIABLES, settingsOf } from '../../config/helpers.ts';
+import { HAND_OVER_KEYS } from '../../common/hand-over.ts';
+import { docsRow, VARIABLES, variableNames } from '../../common/variables.ts';
+import { SECRET_VARIABLES } from '../../src/config/index.ts';
+import { envExampleText, withVariableTable } from '../../src/config/variable-docs.ts';
+import { TARGET_VARIABLES } from '../../src/launcher/k6-env.ts';
+import { KNOWN_VARIABLES, settingsOf } from '../config/helpers.ts';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
 describe('the table of configuration variables', () => {
@@ -102,7 +102,7 @@ describe('every variable the load side reads', () => {
     }
     const listed = new Set(VARIABLES.map((v) => v.name));
     const unlisted = [...read].filter(([name]) => !listed.has(name) && !NOT_OURS.includes(name));
-    expect(unlisted, 'add them to load/lib/shared/variables.ts, then npm run docs:variables').toEqual([]);
+    expect(unlisted, 'add them to common/variables.ts, then npm run docs:variables').toEqual([]);
     // The scan sees the load variables at all (so an empty result means something).
     for (const name of ['RATE_BUDGET', 'FLAG_TICK', 'RELEASE_VUS', 'LOCAL_FAULTS', 'RELEASE_PETS']) {
       expect(read.has(name), name).toBe(true);

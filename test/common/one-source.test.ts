@@ -1,19 +1,19 @@
-// The rules both sides of the k6 boundary apply live once, in load/lib/shared/: k6-safe modules
+// The rules both sides of the k6 boundary apply live once, in common/: k6-safe modules
 // (no Node, no k6 imports) that the suite (src/) and the k6 scripts (load/) both import. These
 // tests fail when a second copy of a rule comes back on either side.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BOUNDED_OPTIONS } from '../../../load/lib/bounded.ts';
-import { productionRefusal } from '../../../load/lib/config.ts';
-import { guard } from '../../../load/lib/shared/guard.ts';
-import { parseRetryAfter } from '../../../load/lib/shared/retry-after.ts';
-import type { ApiResponse } from '../../../src/client/index.ts';
-import { parseRetryAfter as clientParse, isSessionExpired } from '../../../src/client/index.ts';
-import { guard as suiteGuard } from '../../../src/config/index.ts';
+import { guard } from '../../common/guard.ts';
+import { parseRetryAfter } from '../../common/retry-after.ts';
+import { BOUNDED_OPTIONS } from '../../load/lib/bounded.ts';
+import { productionRefusal } from '../../load/lib/config.ts';
+import type { ApiResponse } from '../../src/client/index.ts';
+import { parseRetryAfter as clientParse, isSessionExpired } from '../../src/client/index.ts';
+import { guard as suiteGuard } from '../../src/config/index.ts';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const SHARED = join(ROOT, 'load/lib/shared');
+const ROOT = join(import.meta.dirname, '../..');
+const SHARED = join(ROOT, 'common');
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -27,14 +27,14 @@ const PRODUCT = [...tsFiles(join(ROOT, 'src')), ...tsFiles(join(ROOT, 'load'))].
   (path) => !path.startsWith(SHARED),
 );
 
-/** Product files (outside load/lib/shared/) whose code matches the pattern. */
+/** Product files (outside common/) whose code matches the pattern. */
 function definedOutsideShared(pattern: RegExp): string[] {
   return PRODUCT.filter((path) => pattern.test(readFileSync(path, 'utf8'))).map((path) =>
     relative(ROOT, path),
   );
 }
 
-describe('load/lib/shared/', () => {
+describe('common/', () => {
   it('is k6-safe: its modules import only each other', () => {
     for (const path of tsFiles(SHARED)) {
       const imports = [...readFileSync(path, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
@@ -74,7 +74,7 @@ describe('load/lib/shared/', () => {
 
   it('holds the one origin rule: both halves ask it before every request, nobody decides origins again', () => {
     // A second copy would be an origin, redirect or path-segment function, a comparison of
-    // origins or hosts, or redirects switched back on anywhere outside load/lib/shared/origin.ts.
+    // origins or hosts, or redirects switched back on anywhere outside common/origin.ts.
     expect(
       definedOutsideShared(
         /function\s+(originOf|allowedOrigins?|redirectOrigin|pathSegment)\b|maxRedirections|followRedirects?\s*:\s*true|maxRedirects:\s*[1-9]|redirects:\s*[1-9]/,
@@ -93,7 +93,7 @@ describe('load/lib/shared/', () => {
       ['load/lib/k6/http.ts', /allowedOrigin\(url, origins\(config, control\)\)/],
     ] as const) {
       const code = readFileSync(join(ROOT, file), 'utf8');
-      expect(code, file).toMatch(/from '[./]+\/(load\/lib\/)?shared\/origin\.ts'/);
+      expect(code, file).toMatch(/from '[./]+\/common\/origin\.ts'/);
       expect(code, file).toMatch(call);
     }
     // Every k6 request goes through load/lib/k6/http.ts: no script calls k6/http's senders itself.
@@ -112,7 +112,7 @@ describe('load/lib/shared/', () => {
   });
 
   it('holds the configuration rules once: target names, addresses, the switch, the timeout, this machine', () => {
-    // Both sides read values through load/lib/shared/config-rules.ts; a rule written again elsewhere
+    // Both sides read values through common/config-rules.ts; a rule written again elsewhere
     // (a list of target names, the timeout cap, a loopback pattern, the switch's spelling, an
     // address parsed with URL) is a second copy that can drift (issue 25: a .env one accepted and
     // the other refused).
@@ -122,7 +122,7 @@ describe('load/lib/shared/', () => {
     expect(second).toEqual([]);
     for (const file of ['src/config/validate.ts', 'load/lib/config.ts']) {
       expect(readFileSync(join(ROOT, file), 'utf8'), file).toMatch(
-        /from '[./]+\/(load\/lib\/)?shared\/config-rules\.ts'/,
+        /from '[./]+\/common\/config-rules\.ts'/,
       );
     }
   });

@@ -1,4 +1,4 @@
-// One function per sink makes the target's text safe there (load/lib/shared/safe-text.ts): a
+// One function per sink makes the target's text safe there (common/safe-text.ts): a
 // terminal or CI log, Markdown, HTML, XML and JSON. Each is given what a hostile target sends:
 // escape sequences (OSC 52 clipboard, OSC 8 hyperlink, OSC 0 title, CSI), C1 controls, bidi
 // overrides, GitHub workflow commands on their own lines, markup, and huge text.
@@ -13,7 +13,7 @@ import {
   showControls,
   terminalText,
   xmlText,
-} from '../../../load/lib/shared/safe-text.ts';
+} from '../../common/safe-text.ts';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 const OSC8 = '\u001b]8;;http://127.0.0.9/\u001b\\click\u001b]8;;\u001b\\';

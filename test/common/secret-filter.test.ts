@@ -1,12 +1,11 @@
-// The one secret filter (load/lib/shared/secret-filter.ts): what it removes, and a scan that keeps
+// The one secret filter (common/secret-filter.ts): what it removes, and a scan that keeps
 // it the only redaction in src/ and load/ (the client's recorder, the reports, the
 // configuration messages and the k6 summaries all use it).
 import { describe, expect, it } from 'vitest';
-import { createSecretFilter, REDACTED, secretForms } from '../../../load/lib/shared/secret-filter.ts';
-import { filesMatching } from '../../support/sources.ts';
+import { createSecretFilter, REDACTED, secretForms } from '../../common/secret-filter.ts';
+import { filesMatching } from '../support/sources.ts';
 
-const filesWith = (pattern: RegExp) =>
-  filesMatching(pattern, ['src', 'load'], 'load/lib/shared/secret-filter.ts');
+const filesWith = (pattern: RegExp) => filesMatching(pattern, ['src', 'load'], 'common/secret-filter.ts');
 
 describe('createSecretFilter', () => {
   it('removes a secret in every form a record or report writes it, longest first', () => {
