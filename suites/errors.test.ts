@@ -11,6 +11,7 @@ import {
 } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { expect } from '../src/checks/expect.ts';
+import { namesRoute } from '../src/checks/invariants.ts';
 import { shared } from '../src/checks/shared.ts';
 import { type ApiClient, type ApiRequest, type ApiResponse, TransportError } from '../src/client/index.ts';
 import { type PagedEnvelope, validateErrorBody } from '../src/contract/index.ts';
@@ -99,12 +100,6 @@ function bodyOf(p: ProvokedError): ErrorBodyLike {
 
 // ISO 8601 date-time: a date, T, a time; seconds, fractions and the zone may vary.
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
-
-// "path: route that caused the error": with or without the base path, never with another route.
-function namesRoute(path: string, route: string): boolean {
-  const bare = path.split('?')[0]?.replace(/\/+$/, '') ?? '';
-  return bare === route || bare === route.slice(1) || bare.endsWith(route);
-}
 
 const TOKEN_ROUTE = { service: 'main', method: 'POST', path: 'v1/auth/token', auth: 'none' } as const;
 

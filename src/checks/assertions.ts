@@ -3,11 +3,10 @@
 // quote, so a report row explains itself without opening the evidence. The quote is never cut
 // here: check() redacts the failure first, the sinks cut it.
 import { errorCode as bodyErrorCode } from '../../common/error-body.ts';
+import { isJsonMediaType } from '../../common/media-type.ts';
 import type { ApiResponse } from '../client/index.ts';
 import type { ErrorBody, Unchecked, Validation } from '../contract/index.ts';
 import { CheckFailed, type CheckFailure } from './failure.ts';
-
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /** Fails with exactly the message (and what else it knows): the report reads as the target's behaviour. */
 export function ensure(
@@ -26,7 +25,7 @@ export function failedResponseOf(error: unknown): ApiResponse | undefined {
 }
 
 export function isJsonContentType(res: ApiResponse): boolean {
-  return JSON_TYPE.test(res.headers['content-type'] ?? '');
+  return isJsonMediaType(res.headers['content-type'] ?? '');
 }
 
 export function describeResponse(res: ApiResponse): string {

@@ -12,7 +12,7 @@ import {
   type RecordedExchange,
 } from '../client/index.ts';
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
-import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
 import { areaOfTags, areaTag } from '../rules/tags.ts';
 import { ensure, failedResponseOf } from './assertions.ts';
 import { type ControlClient, controlOf } from './control.ts';
@@ -70,10 +70,6 @@ export function targetOf(area: Area, file?: string): TargetConfig {
  */
 export function area(name: Area, body: () => void): void {
   describe.concurrent(name, { tags: [areaTag(name)] }, body);
-}
-
-function levelOf(rules: string[]): RuleLevel {
-  return rules.every((id) => findRule(id)?.level === 'SHOULD') ? 'SHOULD' : 'MUST';
 }
 
 /**
@@ -142,7 +138,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
   for (const id of spec.rules) {
     if (!findRule(id)) throw new Error(`check ${spec.id} names unknown rule ${id}`);
   }
-  const level = levelOf(spec.rules);
+  const level = levelOfRules(spec.rules);
 
   (spec.sequential ? test.sequential : test)(
     `${spec.id} ${spec.title}`,

@@ -8,9 +8,11 @@
 // Only what the spec shows is asked: the demo pet operations' errors are "not shown" (no error-body
 // invariant there); a page number the request did not state exactly is not compared; an answer cut
 // at the recorder's limit is not judged.
+
+import { isJsonMediaType } from '../../common/media-type.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type OperationInfo, operations, validateErrorBody, validateResponse } from '../contract/index.ts';
-import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
 
 export interface SeenExchange {
   /** The check whose evidence holds the exchange. */
@@ -54,7 +56,12 @@ export function isIsoDateTime(value: unknown): boolean {
   return typeof value === 'string' && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-const trimSlashes = (path: string) => path.replace(/\/+$/, '');
+/** The path without its trailing slashes: a loop, linear on any text the target sends. */
+function trimSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return path.slice(0, end);
+}
 const decoded = (path: string) => {
   try {
     return decodeURIComponent(path);
@@ -70,7 +77,6 @@ export function namesRoute(path: string, route: string): boolean {
   return bare === wanted || bare === wanted.slice(1) || (wanted !== '' && bare.endsWith(wanted));
 }
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 const TRUNCATED = /\.\.\. \[truncated, \d+ characters in all\]$/;
 
 /** Where an exchange went: which service, the path relative to its base, the operation if known. */
@@ -262,7 +268,7 @@ const INVARIANTS: readonly Invariant[] = [
     judge(e, at) {
       if (at?.service !== 'main' || e.status === undefined || e.status < 400) return undefined;
       const type = e.responseHeaders?.['content-type'] ?? '';
-      if (!JSON_TYPE.test(type)) return `content type ${JSON.stringify(type || 'none')}`;
+      if (!isJsonMediaType(type)) return `content type ${JSON.stringify(type || 'none')}`;
       const json = jsonOf(e);
       return json.ok || TRUNCATED.test(e.responseBody ?? '') ? '' : 'the body is not JSON';
     },
@@ -382,7 +388,7 @@ const INVARIANTS: readonly Invariant[] = [
       if (!at?.operation || e.status === undefined || e.status < 200 || e.status > 299) return undefined;
       if (!e.responseBody || TRUNCATED.test(e.responseBody)) return undefined;
       const type = e.responseHeaders?.['content-type'] ?? '';
-      if (!JSON_TYPE.test(type)) return `content type ${JSON.stringify(type || 'none')}`;
+      if (!isJsonMediaType(type)) return `content type ${JSON.stringify(type || 'none')}`;
       const json = jsonOf(e);
       if (!json.ok) return 'the body is not JSON';
       const v = validateResponse(at.operation.operationId, e.status, json.value);
@@ -410,10 +416,6 @@ export function invariantChecks(): { id: string; title: string; rules: string[] 
 }
 
 const keyOf = (e: RecordedExchange) => `${e.method} ${e.url} ${e.startedAt} ${e.status ?? e.error ?? ''}`;
-
-function levelOf(rules: string[]): RuleLevel {
-  return rules.every((id) => findRule(id)?.level === 'SHOULD') ? 'SHOULD' : 'MUST';
-}
 
 /**
  * One pass over every exchange of the run: each invariant's verdict with the exchanges that broke
@@ -443,7 +445,7 @@ export function judgeInvariants(seen: readonly SeenExchange[], bases: Bases): In
       title: inv.title,
       rules: inv.rules,
       area: (rule?.area ?? 'errors') as Area,
-      level: levelOf(inv.rules),
+      level: levelOfRules(inv.rules),
       judged,
       breaches,
     };

@@ -10,24 +10,25 @@ import type { CheckContext } from './define.ts';
 export function shared<T>(
   work: (client: ApiClient, config: TargetConfig, control: ControlClient | undefined) => Promise<T>,
 ): (t: CheckContext) => Promise<T> {
-  let pending: Promise<{ value: T; exchanges: RecordedExchange[] }> | undefined;
+  // Success or failure, the work's exchanges are every using check's evidence, not only the first's.
+  let pending:
+    | Promise<{ value?: T; error?: unknown; failed: boolean; exchanges: RecordedExchange[] }>
+    | undefined;
   return async (t) => {
     pending ??= (async () => {
       const config = t.config;
       const recorder = createRecorder(secretValues(config));
       try {
-        return {
-          value: await work(createApiClient(config, { recorder }), config, controlOf(config)),
-          exchanges: recorder.exchanges(),
-        };
+        const value = await work(createApiClient(config, { recorder }), config, controlOf(config));
+        return { value, failed: false, exchanges: recorder.exchanges() };
       } catch (error) {
-        t.attach(recorder.exchanges());
-        throw error;
+        return { error, failed: true, exchanges: recorder.exchanges() };
       }
     })();
-    const { value, exchanges } = await pending;
-    t.attach(exchanges);
-    return value;
+    const outcome = await pending;
+    t.attach(outcome.exchanges);
+    if (outcome.failed) throw outcome.error;
+    return outcome.value as T;
   };
 }
 

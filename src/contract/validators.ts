@@ -3,6 +3,7 @@
 // shape is written twice. Compiled lazily, once per location.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isJsonMediaType } from '../../common/media-type.ts';
 import {
   isObject,
   loadDocument,
@@ -95,8 +96,6 @@ export function responseKeyFor(responses: readonly string[], status: number): st
   );
 }
 
-const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b/i;
-
 export function validateResponse(operationId: string, status: number, body: unknown): Validation {
   const op = findOperation(operationId);
   const key = responseKeyFor(op.responses, status);
@@ -108,7 +107,7 @@ export function validateResponse(operationId: string, status: number, body: unkn
   const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
   const entry = resolveRef(loaded, responses[key], `${op.pointer}/responses/${pointerSegment(key)}`);
   const content = isObject(entry.node) ? entry.node.content : undefined;
-  const media = isObject(content) ? Object.keys(content).find((type) => JSON_MEDIA.test(type)) : undefined;
+  const media = isObject(content) ? Object.keys(content).find((type) => isJsonMediaType(type)) : undefined;
   // No body shown (e.g. 201 of createPets): whatever the server sends is not the spec's concern.
   if (media === undefined || !isObject(content) || !isObject(content[media])) return { valid: true };
   if (!('schema' in content[media])) return { valid: true };

@@ -3,6 +3,7 @@
 // GNR-04 (a write reads back equal). A 429 or a disabled feature proves nothing: inconclusive.
 import { isDeepStrictEqual } from 'node:util';
 import { errorCode } from '../../common/error-body.ts';
+import { isJsonMediaType } from '../../common/media-type.ts';
 import type { ApiResponse } from '../client/index.ts';
 import { type OperationInfo, validateResponse } from '../contract/index.ts';
 import type { Expectation, Expected } from './semantics.ts';
@@ -15,7 +16,6 @@ export type Verdict =
   | { kind: 'violation'; rule: GeneratedRule; message: string };
 
 const PASS: Verdict = { kind: 'pass' };
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 const codeOf = (res: ApiResponse): string | undefined => errorCode(res.body);
 
@@ -41,7 +41,7 @@ function beforeAll(res: ApiResponse): Verdict | undefined {
 
 /** A 2xx: a JSON body (when there is one) that matches the operation's schema for the status. */
 function answerProblem(op: OperationInfo, res: ApiResponse): string | undefined {
-  if (res.text.length > 0 && !(JSON_TYPE.test(res.headers['content-type'] ?? '') && res.isJson)) {
+  if (res.text.length > 0 && !(isJsonMediaType(res.headers['content-type'] ?? '') && res.isJson)) {
     return `answered ${res.status} with a body that is not JSON (${res.headers['content-type'] ?? 'no content type'})`;
   }
   const result = validateResponse(op.operationId, res.status, res.isJson ? res.body : undefined);

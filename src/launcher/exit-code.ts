@@ -2,11 +2,13 @@
 // threshold or verdict failed), 3 inconclusive (the probe could not put its rule to the test),
 // 130/143 interrupted by SIGINT/SIGTERM; anything else passed on with one line naming what k6
 // meant by it. 2 (configuration, refused target, missing k6) is decided before k6 starts.
+
+import { EXIT_INCONCLUSIVE, SIGNAL_EXIT_CODES } from '../../common/exit-codes.ts';
 import type { RunVerdict } from '../../load/lib/summary/report.ts';
 
-export const EXIT_INCONCLUSIVE = 3;
-export const EXIT_SIGINT = 130;
-export const EXIT_SIGTERM = 143;
+export { EXIT_INCONCLUSIVE };
+export const EXIT_SIGINT = SIGNAL_EXIT_CODES.SIGINT;
+export const EXIT_SIGTERM = SIGNAL_EXIT_CODES.SIGTERM;
 
 // From k6's errext/exitcodes package.
 const K6_EXIT_CODES: Record<number, string> = {

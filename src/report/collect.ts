@@ -2,7 +2,7 @@
 // (their meta.conformance), which rules each collected check names, what filters left out, and
 // the run-level problems (a suite that could not load, unhandled errors, an interrupted run).
 import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { type Area, findRule, type RuleLevel } from '../rules/catalogue.ts';
+import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
 import { areaOfTags, rulesOfTags } from '../rules/tags.ts';
 import { errorText, outcomeOf, SELF_PROJECT } from './outcome.ts';
 import type { CheckResult } from './types.ts';
@@ -46,10 +46,6 @@ function areaOfModule(module: TestModule): Area | undefined {
   return undefined;
 }
 
-function levelOf(rules: string[]): RuleLevel {
-  return rules.length && rules.every((id) => findRule(id)?.level === 'SHOULD') ? 'SHOULD' : 'MUST';
-}
-
 /** The record of one test, or undefined when it is no check of this run (filtered out). */
 function checkOf(test: TestCase, area: Area | undefined): CheckResult | undefined {
   const outcome = outcomeOf(test);
@@ -64,7 +60,7 @@ function checkOf(test: TestCase, area: Area | undefined): CheckResult | undefine
     title: meta?.title ?? named.title,
     area: theArea,
     rules: meta?.rules ?? named.rules,
-    level: meta?.level ?? levelOf(named.rules),
+    level: meta?.level ?? levelOfRules(named.rules),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
     exchanges: meta?.exchanges ?? [],
   };

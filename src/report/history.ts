@@ -1,5 +1,7 @@
 // What changed since the previous run: the checks whose status differs, newly failing first.
+
 import { readFile } from 'node:fs/promises';
+import { EXIT_FAILED, EXIT_PASSED, EXIT_SETUP, SIGNAL_EXIT_CODES } from '../../common/exit-codes.ts';
 import { firstLine } from '../client/errors.ts';
 import type { CheckStatus, ConformanceResults, ExitCode, History, StatusChange } from './types.ts';
 
@@ -12,7 +14,7 @@ export type PreviousRun =
   | { previous: Previous; unreadable?: undefined }
   | { previous?: undefined; unreadable?: string };
 
-const EXIT_CODES = [0, 1, 2, 130, 143] as const;
+const EXIT_CODES = [EXIT_PASSED, EXIT_FAILED, EXIT_SETUP, ...Object.values(SIGNAL_EXIT_CODES)] as const;
 
 /** The previous results; never throws: a file that does not parse is ignored, with the reason. */
 export async function readPrevious(path: string): Promise<PreviousRun> {

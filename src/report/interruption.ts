@@ -1,11 +1,9 @@
 // Whether this run was interrupted, and by which signal. Set where the signal is handled
 // (src/runner/interrupts.ts, in the CLI's process), read by the reporter; kept on globalThis because vitest loads the
 // reporter through its own module loader, so the two may hold different copies of this module.
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+import type { InterruptSignal } from '../../common/exit-codes.ts';
 
-/** The shell's convention: 128 + the signal number. */
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-export type InterruptExitCode = (typeof SIGNAL_EXIT_CODES)[InterruptSignal];
+export { type InterruptExitCode, type InterruptSignal, SIGNAL_EXIT_CODES } from '../../common/exit-codes.ts';
 
 const KEY = Symbol.for('payments-crm-conformance.interrupted-by');
 type Holder = { [KEY]?: InterruptSignal };

@@ -1,4 +1,5 @@
 // The shape of reports/results.json (docs/architecture.md "Results"; schemas/results.schema.json).
+import type { InterruptExitCode } from '../../common/exit-codes.ts';
 import type { CheckFailure } from '../checks/failure.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import type { TargetName } from '../config/index.ts';
@@ -7,7 +8,7 @@ import type { Area, RuleLevel } from '../rules/catalogue.ts';
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
 export type RuleStatus = CheckStatus | 'uncovered';
 /** 130 and 143: interrupted by SIGINT or SIGTERM (128 + the signal number, as shells report it). */
-export type ExitCode = 0 | 1 | 2 | 130 | 143;
+export type ExitCode = 0 | 1 | 2 | InterruptExitCode;
 
 export interface CheckResult {
   id: string;

@@ -1,20 +1,21 @@
 // The verdict of a run in one sentence, said the same way by the console, summary.md and
 // index.html: what failed, then how much of the spec the run actually checked, so a run that
 // skipped rules never reads as plain "conformant".
+import { EXIT_SETUP, signalOfExit } from '../../common/exit-codes.ts';
 import { NOT_RUN_REASON } from './outcome.ts';
 import { coverageText, failureCounts, softFailuresText } from './results.ts';
 import type { ConformanceResults } from './types.ts';
 
 export function verdictOf(results: Pick<ConformanceResults, 'checks' | 'exitCode' | 'coverage'>): string {
   const coverage = coverageText(results.coverage);
-  if (results.exitCode === 2) return `Run problem: the run could not check everything; ${coverage}`;
+  if (results.exitCode === EXIT_SETUP) return `Run problem: the run could not check everything; ${coverage}`;
   const { hard, soft } = failureCounts(results);
-  if (results.exitCode === 130 || results.exitCode === 143) {
+  const signal = signalOfExit(results.exitCode);
+  if (signal) {
     // Interrupted: what finished, never "conformant" (the rest was not checked).
     const notRun = results.checks.filter((c) => c.status === 'skipped' && c.reason === NOT_RUN_REASON).length;
     const finished = results.checks.length - notRun;
     const failed = hard + soft ? `, ${hard + soft} failed` : '';
-    const signal = results.exitCode === 130 ? 'SIGINT' : 'SIGTERM';
     return `Interrupted (${signal}): ${finished} of ${results.checks.length} checks finished${failed}; ${coverage}`;
   }
   const should = soft ? softFailuresText(soft) : '';

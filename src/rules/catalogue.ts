@@ -496,6 +496,14 @@ export const RULES: readonly Rule[] = [
 
 const byId = new Map(RULES.map((r) => [r.id, r]));
 
+/**
+ * The level of a check from the rules it names: SHOULD only when every one of them is SHOULD. A
+ * check naming no rule is MUST, so a failure of it can never pass quietly.
+ */
+export function levelOfRules(rules: readonly string[]): RuleLevel {
+  return rules.length > 0 && rules.every((id) => findRule(id)?.level === 'SHOULD') ? 'SHOULD' : 'MUST';
+}
+
 export function findRule(id: string): Rule | undefined {
   return byId.get(id);
 }

@@ -48,3 +48,23 @@ describe('shared work reaches the control API', () => {
     expect(filesMatching(/createControlClient/, ['suites', 'src'], 'src/checks/control.ts')).toEqual([]);
   });
 });
+
+describe('shared work that fails', () => {
+  // Each check that uses failed work gets its exchanges as evidence, not only the one that started it.
+  it('attaches the exchanges to every check that awaits it, and rethrows to each', async () => {
+    const work = shared(async (client) => {
+      await client
+        .request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'none' })
+        .catch(() => undefined);
+      throw new Error('the walk broke');
+    });
+    const attached: unknown[][] = [];
+    const contextWith = () =>
+      ({ config: config(), attach: (e: unknown[]) => attached.push(e) }) as unknown as CheckContext;
+    await expect(work(contextWith())).rejects.toThrow('the walk broke');
+    await expect(work(contextWith())).rejects.toThrow('the walk broke');
+    expect(attached).toHaveLength(2);
+    expect(attached[0]?.length).toBeGreaterThan(0);
+    expect(attached[1]).toEqual(attached[0]);
+  });
+});

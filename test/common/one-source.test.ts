@@ -121,9 +121,7 @@ describe('common/', () => {
     ).filter((path) => !path.startsWith('src/reference/'));
     expect(second).toEqual([]);
     for (const file of ['src/config/validate.ts', 'load/lib/config.ts']) {
-      expect(readFileSync(join(ROOT, file), 'utf8'), file).toMatch(
-        /from '[./]+\/common\/config-rules\.ts'/,
-      );
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).toMatch(/from '[./]+\/common\/config-rules\.ts'/);
     }
   });
 
