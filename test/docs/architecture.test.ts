@@ -27,6 +27,52 @@ function sources(dir: string): string[] {
   });
 }
 
+/** Every file of the code and the files it imports (relative imports: static, dynamic, type-only). */
+function fileImports(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of ['src', 'suites', 'load', 'common'].flatMap((d) => sources(join(ROOT, d)))) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    graph.set(
+      relative(ROOT, file),
+      importedFiles
+        .filter((i) => i.fileName.startsWith('.'))
+        .map((i) => relative(ROOT, resolve(dirname(file), i.fileName))),
+    );
+  }
+  return graph;
+}
+
+/** The import circles of a graph: each strongly connected set of more than one node (Tarjan). */
+function circles(graph: Map<string, Iterable<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const circle: string[] = [];
+    let w: string | undefined;
+    do {
+      w = stack.pop();
+      if (w) circle.push(w);
+    } while (w && w !== v);
+    if (circle.length > 1) found.push(circle.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
 /** Every arrow of the code: `from -> to` for each relative import (static, dynamic, type-only). */
 function codeArrows(): Map<string, Set<string>> {
   const arrows = new Map<string, Set<string>>();
@@ -79,6 +125,11 @@ describe('docs/architecture.md, rooms and arrows', () => {
       inDoc.filter((a) => !inCode.includes(a)),
       'arrows no import makes (remove them)',
     ).toEqual([]);
+  });
+
+  it('has no import circle, between rooms or between files', () => {
+    expect(circles(code), 'rooms importing each other').toEqual([]);
+    expect(circles(fileImports()), 'files importing each other').toEqual([]);
   });
 
   it('keeps the house rules: the reference server and load/ stand alone', () => {
