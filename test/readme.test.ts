@@ -1,6 +1,8 @@
 // The README is where a user starts: short, the two commands as written, every link and picture
 // pointing at a file that exists, every npm script it names defined.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../', import.meta.url);
@@ -31,5 +33,26 @@ describe('README', () => {
     const named = [...readme.matchAll(/npm run ([a-z:-]+)/g)].map((m) => m[1] as string);
     expect(named.length).toBeGreaterThan(3);
     for (const name of named) expect(scripts[name], `npm run ${name}`).toBeDefined();
+  });
+});
+
+describe('every Markdown file of the repository', () => {
+  const files = execFileSync('git', ['ls-files', '*.md'], { cwd: fileURLToPath(root), encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f && !f.startsWith('node_modules/'));
+
+  // A clone is all a reader has: a link outside it (the spec beside this checkout) resolves nowhere.
+  it('links only inside the repository, to files that exist', () => {
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const text = readFileSync(new URL(file, root), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (!target || /^[a-z]+:/i.test(target)) continue;
+        const resolved = new URL(target, new URL(file, root));
+        expect(resolved.href.startsWith(root.href), `${file}: ${target} leaves the repository`).toBe(true);
+        expect(existsSync(resolved), `${file}: ${target}`).toBe(true);
+      }
+      expect(text.includes('../shared/'), `${file} names a path beside the checkout`).toBe(false);
+    }
   });
 });

@@ -20,7 +20,7 @@ function installSection(): string {
   return load.slice(start, end).replace(/\s+/g, ' ');
 }
 
-/** Markdown files people read, except the brief's copy (DEVELOPERS.md) and the one place itself. */
+/** Markdown files people read, except CONTRIBUTING.md and the one place itself. */
 function otherDocs(): string[] {
   const docs = readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
