@@ -10,6 +10,8 @@ import {
   createRecorder,
   type ExchangeRecorder,
   type RecordedExchange,
+  TokenError,
+  TransportError,
 } from '../client/index.ts';
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
 import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
@@ -18,6 +20,7 @@ import { ensure, failedResponseOf } from './assertions.ts';
 import { type ControlClient, controlOf } from './control.ts';
 import { CheckFailed, type CheckFailure, reasonOf, withRule } from './failure.ts';
 import type { CheckMeta } from './meta.ts';
+import { serverFailureOf } from './server-failure.ts';
 
 export interface CheckSpec {
   /** Stable id of the check, e.g. PAG-WALK. */
@@ -72,13 +75,24 @@ export function area(name: Area, body: () => void): void {
   describe.concurrent(name, { tags: [areaTag(name)] }, body);
 }
 
+// Not SyntaxError or RangeError: JSON.parse and Date on the target's text throw those, and such a
+// failure is the target's answer judged, if clumsily.
+const isDefect = (error: unknown) => error instanceof TypeError || error instanceof ReferenceError;
+
 /**
  * A failure as data: ours as our assertions (and the suites' expect, expect.ts) made it; any other
  * error (the client's transport error, a bug) as its message.
  */
 export function failureOf(error: unknown): CheckFailure {
   if (error instanceof CheckFailed) return error.failure;
-  return { message: error instanceof Error ? error.message : String(error) };
+  const message = error instanceof Error ? error.message : String(error);
+  // A programming error (reading a field of undefined, calling what is no function) is the suite's
+  // own defect, whatever the target sent: the suite must judge any answer, never trip over it.
+  // The client's errors (no answer, no token) and assertions are the target's doing.
+  if (!(error instanceof TransportError || error instanceof TokenError) && isDefect(error)) {
+    return { kind: 'suite-error', message: `the suite's own error, not the target's: ${message}` };
+  }
+  return { message };
 }
 
 /** How much of one check's failure the console shows (vitest's failure block); the reports keep more. */
@@ -126,6 +140,15 @@ function failedExchangeOf(
   return exchanges.length === 1 ? 0 : undefined;
 }
 
+const pathOf = (url: string) => {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+};
+
 /**
  * Declares a check: a vitest test named for people ("ID title"), tagged with its rule ids (the tags
  * are what the reporter, --list-rules and --rule read) and, through area(), with its area.
@@ -160,6 +183,15 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
       let failedAt: RecordedExchange | undefined;
       let skipping = false;
       const skip = (reason: string): never => {
+        // A check whose own target answered with a 5xx proved something: never "inconclusive".
+        const broken = [...attached, ...recorder.exchanges()].find((e) => serverFailureOf(e));
+        if (broken) {
+          failedAt = broken;
+          ensure(
+            false,
+            `${broken.method} ${pathOf(broken.url)} ${serverFailureOf(broken)}; the check would have said: ${reason}`,
+          );
+        }
         skipping = true;
         meta.skipReason = reason;
         return ctx.skip(reason);

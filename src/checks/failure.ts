@@ -4,7 +4,15 @@
 // every report renders it through its own sink's escaping (common/safe-text.ts).
 // Pure: no vitest, so the reporter reads the same type.
 
+/**
+ * What kind of failure it is, where the maker knows: a server error (a 5xx, never a refusal or an
+ * inconclusive answer) or the suite's own error (a defect of this suite, never the target's: the run
+ * ends with exit 2). Absent: the target broke the check's expectation.
+ */
+export type FailureKind = 'server-error' | 'suite-error';
+
 export interface CheckFailure {
+  kind?: FailureKind;
   /** The failure in our words: "page 2: expected 200, got 404 (application/json)". */
   message: string;
   /** What was expected, when the assertion knows it ("2xx", "a JSON error body"). */

@@ -3,6 +3,7 @@
 // polite rate for two windows and a little more, in the background while the other checks run.
 // The judging is the k6 probe's pure window logic (common/flag-window.ts); this module only
 // polls, times and announces.
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type FeatureState,
@@ -23,6 +24,7 @@ import {
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import { errorCode } from './assertions.ts';
 import type { CheckContext } from './define.ts';
+import { CheckFailed } from './failure.ts';
 
 /** The spec's window; CONFORMANCE_FLAG_WINDOW changes it for tests against a short-window server. */
 export const SPEC_FLAG_WINDOW_SECONDS = 60;
@@ -167,7 +169,10 @@ export async function watchFlags(
   }
   if (!ticks.some((t) => t.flags.status >= 200 && t.flags.status < 300)) {
     const why = transportErrors[0] ?? `every poll answered ${ticks[0]?.flags.status ?? 'nothing'}`;
-    throw new Error(`GET /v1/feature-flags never answered with data during the watch: ${why}`);
+    // The target's failure to answer, not the suite's: a check failure like any other.
+    throw new CheckFailed({
+      message: `GET /v1/feature-flags never answered with data during the watch: ${why}`,
+    });
   }
   return { plan, ticks, route, transportErrors, watchedMs: since() };
 }

@@ -13,6 +13,7 @@ import { isJsonMediaType } from '../../common/media-type.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type OperationInfo, operations, validateErrorBody, validateResponse } from '../contract/index.ts';
 import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
+import { serverFailureOf } from './server-failure.ts';
 
 export interface SeenExchange {
   /** The check whose evidence holds the exchange. */
@@ -396,6 +397,16 @@ const INVARIANTS: readonly Invariant[] = [
       if (!v.valid && v.errors.some((m) => m.startsWith(`status ${e.status} is not a documented`)))
         return undefined;
       return v.valid ? '' : v.errors.join('; ');
+    },
+  },
+  // Never a 5xx, on every answer of either service, whichever check sent the request
+  {
+    id: 'INV-NO-5XX',
+    title: 'no request of the run is answered with a 5xx (the 503 FEATURE_FLAG_DISABLED excepted)',
+    rules: ['GNR-01'],
+    judge(e, at) {
+      if (!at || e.status === undefined) return undefined;
+      return serverFailureOf(e) ?? '';
     },
   },
   // No answer carries a secret (judged before redaction, src/client/leaks.ts)

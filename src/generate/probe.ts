@@ -1,5 +1,5 @@
 // One generated request, sent and judged; a create that was accepted is read back.
-import { firstLine } from '../client/errors.ts';
+import { firstLine, TransportError, type TransportErrorKind } from '../client/errors.ts';
 import type { ApiClient, ApiRequest, ApiResponse, RecordedExchange } from '../client/index.ts';
 import { isObject } from '../contract/documents.ts';
 import { findOperation } from '../contract/index.ts';
@@ -22,13 +22,18 @@ export interface SentRequest {
 
 export type ProbeMode = { kind: 'valid' } | { kind: 'invalid'; mutation: Mutation; expectation: Expectation };
 
+/** A request that got no answer for one of these reasons was dropped or stalled by the server. */
+const SERVER_SIDE: ReadonlySet<TransportErrorKind> = new Set(['reset', 'timeout', 'refused']);
+
 async function send(client: ApiClient, api: ApiRequest): Promise<ApiResponse | Verdict> {
   try {
     return await client.request(api);
   } catch (error) {
-    const reason = firstLine(error);
-    // No answer at all to a client's input is a server failure too (a crash drops the connection).
-    return { kind: 'violation', rule: 'GNR-01', message: `got no answer: ${reason}` };
+    // No answer at all to a client's input is a server failure too (a crash drops the connection, a
+    // hang runs out the timeout). Anything else thrown (no token, our own defect) is not this
+    // request's answer: it goes up to check(), which names whose error it is, and is never shrunk.
+    if (!(error instanceof TransportError) || !SERVER_SIDE.has(error.kind)) throw error;
+    return { kind: 'violation', rule: 'GNR-01', message: `got no answer: ${firstLine(error)}` };
   }
 }
 

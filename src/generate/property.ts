@@ -34,7 +34,10 @@ export async function runProperty<T, R>(
   let shrinking = false;
   let shrinkProbes = 0;
   let last: PropertyOutcome<R>['failure'];
+  let thrown: { error: unknown } | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
+    // After a thrown probe every candidate passes without a request: nothing is shrunk or sent again.
+    if (thrown) return true;
     if (shrinking) {
       // Out of shrink requests: every further candidate counts as passing, so fast-check keeps the
       // smallest failure found so far.
@@ -42,7 +45,15 @@ export async function runProperty<T, R>(
       shrinkProbes++;
     }
     outcome.probes++;
-    const { verdict, request } = await probe(value);
+    let probed: ProbeResult<R>;
+    try {
+      probed = await probe(value);
+    } catch (error) {
+      // Not the target's answer (the suite's own error, no token): stop at once, shrink nothing.
+      thrown = { error };
+      throw error;
+    }
+    const { verdict, request } = probed;
     if (verdict.kind === 'violation') {
       last = { verdict, request, shrinks: last ? last.shrinks + 1 : 0 };
       shrinking = true;
@@ -55,14 +66,12 @@ export async function runProperty<T, R>(
     return true;
   });
   const details = await fc.check(property, { seed: options.seed, numRuns: options.numRuns });
+  if (thrown) throw thrown.error;
   if (details.failed && last) {
     outcome.failure = {
       ...last,
       ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
     };
-  } else if (details.failed && details.errorInstance) {
-    // The probe itself threw: a defect of the suite, not of the target.
-    throw details.errorInstance;
   }
   return outcome;
 }

@@ -10,6 +10,13 @@ export interface FaultInfo {
   readonly name: string;
   /** The catalogue rule id the fault breaks. */
   readonly rule: string;
+  /**
+   * General rules whose own words the fault breaks too, because they restate its rule for every
+   * answer of a kind (GEN-01: every 2xx matches its schema; GNR-02: a valid request is answered
+   * schema-valid; TOK-03: wrong client credentials are refused). A check of one of them that
+   * fails under the fault is caught for its own reason.
+   */
+  readonly alsoBreaks?: readonly string[];
   readonly description: string;
   /**
    * The suites (by area) whose exchanges show the fault, when not only its rule's: a fault judged
@@ -331,6 +338,13 @@ const TABLE = [
   fault('pets-limit-100-lists-none', 'PET-06', 'GET /pets?limit=100 answers an empty list'),
   fault('create-pet-200', 'PET-07', 'POST /pets answers 200 instead of 201', RESHAPES.createPet200),
   fault(
+    'created-pet-body-not-json',
+    'GEN-01',
+    'POST /pets answers 201 with a body declared application/json that is not JSON',
+    RESHAPES.createdPetBodyNotJson,
+    ['pets'],
+  ),
+  fault(
     'pet-status-required',
     'PET-07',
     'POST /pets refuses a pet without status (400), as if status were required',
@@ -348,6 +362,12 @@ const TABLE = [
   ),
   fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
   fault('pet-null-body-500', 'PET-09', 'POST /pets crashes into a 500 on the JSON body null'),
+  fault('negative-pet-id-500', 'GNR-01', 'POST /pets answers 500 to a pet with a negative id', undefined, [
+    'pets',
+  ]),
+  fault('taken-pet-id-500', 'GNR-01', 'POST /pets answers 500 to a pet whose id is taken', undefined, [
+    'pets',
+  ]),
   fault(
     'pet-without-id-accepted',
     'PET-09',
@@ -484,11 +504,25 @@ const TABLE = [
 
 export type FaultName = (typeof TABLE)[number]['name'];
 
+// Each answer these faults reshape is one the general rules govern too (see alsoBreaks).
+const ANSWER_SCHEMA = ['GEN-01', 'GNR-02'];
+const ALSO_BREAKS: Partial<Record<string, readonly string[]>> = {
+  'token-missing-access-token': ANSWER_SCHEMA,
+  'envelope-missing-extra': ANSWER_SCHEMA,
+  'user-me-array': ANSWER_SCHEMA,
+  'flags-html': ANSWER_SCHEMA,
+  'pets-wrapped-in-object': ANSWER_SCHEMA,
+  'pet-id-as-string': ANSWER_SCHEMA,
+  // ["id"] is not the client's id: accepting it accepts wrong client credentials.
+  'token-wrong-type-accepted': ['TOK-03'],
+};
+
 export const FAULTS: readonly FaultInfo[] = TABLE.map(({ name, rule, description, areas }) => ({
   name,
   rule,
   description,
   ...(areas ? { areas } : {}),
+  ...(ALSO_BREAKS[name] ? { alsoBreaks: ALSO_BREAKS[name] } : {}),
 }));
 
 /** The faults that are data: each reshapes a correct answer and is never asked for by a handler. */

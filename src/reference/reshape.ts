@@ -238,6 +238,12 @@ export const RESHAPES = {
   createPet200: onRoute('POST /petstore/v1/pets', (reply) =>
     reply.status === 201 ? { ...reply, status: 200 } : reply,
   ),
+  // A body may come with the 201 (none is shown), but one declared JSON must be JSON.
+  createdPetBodyNotJson: onRoute('POST /petstore/v1/pets', (reply) =>
+    reply.status === 201
+      ? { status: 201, headers: reply.headers, text: { contentType: 'application/json', body: 'created' } }
+      : reply,
+  ),
   noDeprecationHeader: onRoute(SHOW_PET, (reply) => {
     if (!reply.headers) return reply;
     const { deprecation: _deprecation, ...headers } = reply.headers;

@@ -170,6 +170,10 @@ export function buildResults(input: ResultsInput): ConformanceResults {
   const sorted = { ...input, checks };
   const rules = rulesInScope(sorted).map((r) => ruleResult(r, sorted));
   const problems = [...input.problems];
+  // The suite's own error proves nothing about the target: the run cannot stand (exit 2).
+  for (const c of checks) {
+    if (c.failure?.kind === 'suite-error') problems.push(`${c.id} stopped on ${c.failure.message}`);
+  }
   if (checks.length === 0 && problems.length === 0) problems.push(NO_CHECK_RAN);
   const areas = AREAS.filter((a) => input.areas.includes(a) || checks.some((c) => c.area === a));
   return {

@@ -25,14 +25,21 @@ export interface FaultRow {
   fault: string;
   rule: string;
   caughtBy: string[];
+  /** Checks of a general rule the fault breaks too (FaultInfo.alsoBreaks): credited, not its catch. */
+  alsoCaughtBy?: string[];
   otherFailures: string[];
 }
 
-/** A check and the faults under which it failed (none: nothing shows it can fail). */
+/**
+ * A check and the faults that fail it for its own reason: a fault of one of the check's rules
+ * (none: nothing shows it can fail). Failures under other rules' faults (a broken token route
+ * failing a user check's setup) are listed apart and prove nothing about the check.
+ */
 export interface CheckRow {
   id: string;
   rules: string[];
   failedBy: string[];
+  alsoFailedBy: string[];
 }
 
 export interface Matrix {
@@ -55,11 +62,19 @@ export function areasOf(rule: string): Area[] {
 
 /** Every check of the clean run, with the faults that made it fail, in the clean run's order. */
 export function checkRows(clean: VariantOutcome, rows: readonly FaultRow[]): CheckRow[] {
-  const by = new Map<string, string[]>();
+  const own = new Map<string, string[]>();
+  const other = new Map<string, string[]>();
   for (const row of rows) {
-    for (const id of [...row.caughtBy, ...row.otherFailures]) by.set(id, [...(by.get(id) ?? []), row.fault]);
+    for (const id of [...row.caughtBy, ...(row.alsoCaughtBy ?? [])])
+      own.set(id, [...(own.get(id) ?? []), row.fault]);
+    for (const id of row.otherFailures) other.set(id, [...(other.get(id) ?? []), row.fault]);
   }
-  return clean.checks.map((c) => ({ id: c.id, rules: c.rules, failedBy: by.get(c.id) ?? [] }));
+  return clean.checks.map((c) => ({
+    id: c.id,
+    rules: c.rules,
+    failedBy: own.get(c.id) ?? [],
+    alsoFailedBy: other.get(c.id) ?? [],
+  }));
 }
 
 export async function buildMatrix(only: readonly string[] = []): Promise<Matrix> {
@@ -82,7 +97,12 @@ export async function buildMatrix(only: readonly string[] = []): Promise<Matrix>
       fault: f.name,
       rule: f.rule,
       caughtBy: failures.filter((c) => c.rules.includes(f.rule)).map((c) => c.id),
-      otherFailures: failures.filter((c) => !c.rules.includes(f.rule)).map((c) => c.id),
+      alsoCaughtBy: failures
+        .filter((c) => !c.rules.includes(f.rule) && c.rules.some((r) => f.alsoBreaks?.includes(r)))
+        .map((c) => c.id),
+      otherFailures: failures
+        .filter((c) => !c.rules.includes(f.rule) && !c.rules.some((r) => f.alsoBreaks?.includes(r)))
+        .map((c) => c.id),
     };
   });
   const checks = checkRows(clean, rows);
@@ -121,14 +141,20 @@ export function renderMatrix(matrix: Matrix): string {
   const none = matrix.subset ? [] : matrix.checks.filter((c) => c.failedBy.length === 0);
   if (!matrix.subset) {
     const checkWidth = Math.max(5, ...matrix.checks.map((c) => c.id.length));
-    lines.push('', `${'check'.padEnd(checkWidth)}  failed by`);
+    lines.push('', `${'check'.padEnd(checkWidth)}  failed for its own reason by (a fault of its rule)`);
     for (const c of matrix.checks) {
+      const others = c.alsoFailedBy.length
+        ? `; other rules' faults, not credited: ${c.alsoFailedBy.length}`
+        : '';
       lines.push(
-        `${c.id.padEnd(checkWidth)}  ${c.failedBy.length ? some(c.failedBy, 3) : 'NO FAULT FAILS IT'}`,
+        `${c.id.padEnd(checkWidth)}  ${c.failedBy.length ? some(c.failedBy, 3) : 'NO FAULT OF ITS RULE FAILS IT'}${others}`,
       );
     }
     if (none.length)
-      lines.push('', `checks no fault fails (${none.length}): ${none.map((c) => c.id).join(', ')}`);
+      lines.push(
+        '',
+        `checks no fault of their rule fails (${none.length}): ${none.map((c) => c.id).join(', ')}`,
+      );
   }
   lines.push('', `clean server: ${count(matrix.clean.checks)}`);
   for (const c of failed(matrix.clean.checks)) lines.push(`  failed: ${c.id}: ${c.reason ?? ''}`);
@@ -139,7 +165,7 @@ export function renderMatrix(matrix: Matrix): string {
   const caught = matrix.faults.filter((r) => r.caughtBy.length > 0).length;
   const perCheck = matrix.subset
     ? 'checks are not asked to fail (only the faults named with --fault ran)'
-    : `${none.length} of ${matrix.checks.length} checks without a fault that fails them`;
+    : `${none.length} of ${matrix.checks.length} checks without a fault of their rule that fails them`;
   lines.push(
     '',
     `${caught} of ${matrix.faults.length} faults caught by a check of their rule; ${perCheck}: ${matrix.ok ? 'OK' : 'NOT OK'}`,

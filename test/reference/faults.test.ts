@@ -229,6 +229,16 @@ const PROBES: Record<string, Probe> = {
     const read = await s.call(`${PETS}/5009`);
     return again.status >= 400 || (read.json as { name?: string }).name === 'second';
   },
+  'created-pet-body-not-json': async (s) => {
+    const res = await s.call(PETS, { method: 'POST', body: { id: 5016, name: 'G' } });
+    return res.text === '' || res.json !== undefined;
+  },
+  'negative-pet-id-500': async (s) =>
+    (await s.call(PETS, { method: 'POST', body: { id: -5017, name: 'negative' } })).status < 500,
+  'taken-pet-id-500': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5018, name: 'first' } });
+    return (await s.call(PETS, { method: 'POST', body: { id: 5018, name: 'again' } })).status < 500;
+  },
   'pet-null-body-500': async (s) =>
     (await s.call(PETS, { method: 'POST', body: 'null', headers: { 'content-type': 'application/json' } }))
       .status === 400,

@@ -74,30 +74,33 @@ describe('the matrix per check', () => {
   it('a check no fault fails is listed, and the closing line counts it', () => {
     const checks = checkRows(clean, rows);
     expect(checks).toEqual([
-      { id: 'A-1', rules: ['A-01'], failedBy: ['a-broken'] },
-      { id: 'B-1', rules: ['B-01'], failedBy: [] },
+      { id: 'A-1', rules: ['A-01'], failedBy: ['a-broken'], alsoFailedBy: [] },
+      { id: 'B-1', rules: ['B-01'], failedBy: [], alsoFailedBy: [] },
     ]);
     const text = renderMatrix({ clean, faults: rows, checks, tolerance: [], ok: false });
-    expect(text).toMatch(/^B-1 +NO FAULT FAILS IT$/m);
-    expect(text).toContain('checks no fault fails (1): B-1');
+    expect(text).toMatch(/^B-1 +NO FAULT OF ITS RULE FAILS IT$/m);
+    expect(text).toContain('checks no fault of their rule fails (1): B-1');
     expect(text.trimEnd().split('\n').at(-1)).toBe(
-      '1 of 1 faults caught by a check of their rule; 1 of 2 checks without a fault that fails them: NOT OK',
+      '1 of 1 faults caught by a check of their rule; 1 of 2 checks without a fault of their rule that fails them: NOT OK',
     );
   });
 
   it('with --fault (a subset), checks are not asked to fail, and the closing line says so', () => {
     const checks = checkRows(clean, rows);
     const text = renderMatrix({ clean, faults: rows, checks, tolerance: [], ok: true, subset: true });
-    expect(text).not.toContain('NO FAULT FAILS IT');
+    expect(text).not.toContain('NO FAULT OF ITS RULE FAILS IT');
     expect(text.trimEnd().split('\n').at(-1)).toBe(
       '1 of 1 faults caught by a check of their rule; checks are not asked to fail (only the faults named with --fault ran): OK',
     );
   });
 
-  it('a fault counts for every check it fails, of its rule or not', () => {
+  // A check failed only by another rule's fault (its setup broke) has shown nothing of its own.
+  it("another rule's fault is listed apart and credits nothing", () => {
     const checks = checkRows(clean, [
       { fault: 'a-broken', rule: 'A-01', caughtBy: [], otherFailures: ['B-1'] },
     ]);
-    expect(checks.find((c) => c.id === 'B-1')?.failedBy).toEqual(['a-broken']);
+    expect(checks.find((c) => c.id === 'B-1')).toMatchObject({ failedBy: [], alsoFailedBy: ['a-broken'] });
+    const text = renderMatrix({ clean, faults: [], checks, tolerance: [], ok: false });
+    expect(text).toMatch(/^B-1 +NO FAULT OF ITS RULE FAILS IT; other rules' faults, not credited: 1$/m);
   });
 });

@@ -156,6 +156,10 @@ export const createPet: Handler = async (ctx) => {
       : sent;
   if (isObject(body)) crashOnEdges(faults, body);
   if (faults.has('pet-null-body-500') && body === null) throw simulatedCrash();
+  // Fault negative-pet-id-500: a negative id crashes the create (a check must not call it a refusal).
+  if (faults.has('negative-pet-id-500') && isObject(body) && typeof body.id === 'number' && body.id < 0) {
+    throw simulatedCrash();
+  }
   const nameless = faults.has('pet-without-name-accepted') || faults.has('nameless-pet-stored');
   const problems = problemsOf(body, !nameless, {
     anyStatus: faults.has('pet-status-outside-enum-stored'),
@@ -200,6 +204,8 @@ export const createPet: Handler = async (ctx) => {
   if (faults.has('duplicate-pet-kept') && store && pets.get(pet.id) !== undefined) {
     return { status: 201, headers: { location: `/petstore/v1/pets/${pet.id}` } };
   }
+  // Fault taken-pet-id-500: a taken id crashes the create instead of being refused or replacing.
+  if (faults.has('taken-pet-id-500') && store && pets.get(pet.id) !== undefined) throw simulatedCrash();
   if (store && !pets.add(pet)) {
     throw new ApiError(409, 'CONFLICT', `a pet with id ${pet.id} already exists`);
   }
