@@ -46,10 +46,11 @@ export default defineConfig({
     // once, so it agrees with results.json, summary.md and index.html.
     reporters: [
       './src/report/tree-reporter.ts',
-      './src/runner/closing-line-reporter.ts',
       './src/report/vitest-reporter.ts',
       // The self-tests as JUnit beside the checks' (reports/self-tests.junit.xml), for CI's view.
       './src/report/self-tests-junit.ts',
+      // Last: the closing line is what the command's exit code says, below everything else.
+      './src/runner/closing-line-reporter.ts',
     ],
     passWithNoTests: true,
     // Transformed modules kept on disk between runs (keyed by file content, in node_modules, so a

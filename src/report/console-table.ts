@@ -32,7 +32,15 @@ function failureLines(c: CheckResult): string[] {
   return lines;
 }
 
-export function renderConsoleTable(results: ConformanceResults, reportPaths: readonly string[]): string {
+/**
+ * `beside`: the checks ran beside other tests (npm test's self-tests), whose outcome decides that
+ * command's exit code: the last line then speaks for the checks only and says so.
+ */
+export function renderConsoleTable(
+  results: ConformanceResults,
+  reportPaths: readonly string[],
+  beside?: 'self-tests',
+): string {
   // A filtered run (--rule) shows the areas it ran checks of, not the ones its filter emptied.
   const areas = results.scope.areas.filter(
     (a) => !results.scope.filtered || results.checks.some((c) => c.area === a),
@@ -74,6 +82,12 @@ export function renderConsoleTable(results: ConformanceResults, reportPaths: rea
 
   out.push('', `reports: ${reportPaths.join(', ')}`);
   // Last, whatever came before: the verdict and the exit code.
-  out.push(verdictOf(results), `exit code ${results.exitCode} (${EXIT_MEANINGS[results.exitCode]})`, '');
+  out.push(
+    verdictOf(results),
+    beside
+      ? `the conformance checks alone would exit ${results.exitCode} (${EXIT_MEANINGS[results.exitCode]}); this command's result is the closing line below, self-tests included`
+      : `exit code ${results.exitCode} (${EXIT_MEANINGS[results.exitCode]})`,
+    '',
+  );
   return out.join('\n');
 }

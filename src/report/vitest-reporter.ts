@@ -50,6 +50,8 @@ export default class ConformanceReporter implements Reporter {
   private lockedOut: string | undefined;
   /** The reports of the current run, being written or written: written once (interrupts.ts). */
   private writing: Promise<void> | undefined;
+  /** The self-tests run in the same vitest run (npm test): the closing line, not ours, is its result. */
+  private besideSelfTests = false;
   /** The results of the last run as written (exit code included): what the CLI exits with. */
   conformanceResults: ConformanceResults | undefined = undefined;
 
@@ -83,6 +85,7 @@ export default class ConformanceReporter implements Reporter {
     this.conformanceResults = undefined;
     // A run of the self-tests alone leaves the conformance reports alone.
     this.active = specifications.some((s) => s.project.name !== SELF_PROJECT);
+    this.besideSelfTests = specifications.some((s) => s.project.name === SELF_PROJECT);
     this.writing = undefined;
     if (!this.active) return;
     await this.prepareFolder();
@@ -182,7 +185,9 @@ export default class ConformanceReporter implements Reporter {
       // From the redacted results: no text pass over what a renderer wrote.
       await writeFileAtomic(join(this.dir, REPORT_FILES.junit), renderJunit(results));
       this.conformanceResults = results;
-      this.print(renderConsoleTable(results, this.reportPaths()));
+      this.print(
+        renderConsoleTable(results, this.reportPaths(), this.besideSelfTests ? 'self-tests' : undefined),
+      );
     } catch (error) {
       this.warn('write the reports', error);
     }
