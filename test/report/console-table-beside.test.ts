@@ -19,7 +19,7 @@ describe('the conformance table beside the self-tests', () => {
   it('is followed by the closing line: its reporter is the last one', () => {
     const config = readFileSync(new URL('../../vitest.config.ts', import.meta.url), 'utf8');
     const reporters = /reporters: \[([\s\S]*?)\]/.exec(config)?.[1] ?? '';
-    const named = [...reporters.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    const named = [...reporters.matchAll(/^\s*'([^']+)',/gm)].map((m) => m[1]);
     expect(named.at(-1)).toBe('./src/runner/closing-line-reporter.ts');
   });
 });
