@@ -5,6 +5,7 @@
 // configuration one accepts the other accepts (test/load/shared/config-rules.test.ts). Each rule
 // answers with the value or a problem; the wording around a value is each side's own. k6-safe:
 // k6 has no URL parser, so addresses are read by the origin rule's grammar (./origin.ts).
+import { normalizeHost } from './host.ts';
 import { plainUrl } from './origin.ts';
 import { variableDefault } from './variables.ts';
 
@@ -22,6 +23,7 @@ export type Problem =
   | { kind: 'query'; quoted: true }
   | { kind: 'path'; quoted: true }
   | { kind: 'ending'; ending: string; quoted: true }
+  | { kind: 'host'; quoted: true }
   | { kind: 'header' }
   | { kind: 'short' };
 
@@ -94,6 +96,10 @@ export function readHttpUrl(value: string): Rule<string> {
   }
   const url = plainUrl(value);
   if (!url) return refused({ kind: 'not-absolute', quoted: true });
+  // One spelling for both halves (127.1 is 127.0.0.1 to Node and not to k6): common/host.ts.
+  const host = normalizeHost(url.host);
+  if (!host.ok) return refused({ kind: 'host', quoted: true });
+  url.host = host.host;
   if (/[?#]/.test(url.rest)) return refused({ kind: 'query', quoted: true });
   if (UNPLAIN_PATH.test(url.rest)) return refused({ kind: 'path', quoted: true });
   return ok(`${url.scheme}://${url.host}${url.explicitPort ? `:${url.port}` : ''}${url.rest || '/'}`);
@@ -135,6 +141,8 @@ export function problemWords(problem: Problem): string {
       return 'has spaces, control or non-ASCII characters, a backslash or . segments in its path';
     case 'ending':
       return `does not end with ${problem.ending}`;
+    case 'host':
+      return 'has a host that reads as a number but is no IPv4 address (or a malformed IPv6 one)';
     case 'choice':
       return `is not ${problem.expected}`;
     case 'header':
@@ -189,7 +197,10 @@ export function demoSecretsForRemote(
 
 /** The host of an http(s) URL (brackets kept for IPv6), lower-cased, or undefined. */
 export function urlHost(url: string): string | undefined {
-  return plainUrl(url.trim())?.host;
+  const host = plainUrl(url.trim())?.host;
+  if (host === undefined) return undefined;
+  const read = normalizeHost(host);
+  return read.ok ? read.host : host;
 }
 
 /** 127.0.0.0/8, ::1 and localhost (RFC 6761 keeps *.localhost on the machine too). */

@@ -231,6 +231,36 @@ export const VARIABLES: readonly Variable[] = [
     },
   },
   {
+    name: 'PRODUCTION_API_BASE_URL',
+    key: 'productionApiBaseUrl',
+    required: 'no',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning:
+      "production's main-service base address, declared once: a run whose API_BASE_URL or PETSTORE_BASE_URL has its host (any spelling: case, trailing dot, every IPv4 form) is production whatever CONFORMANCE_TARGET says",
+    example: 'https://api.example.com/api/',
+    dotenv: {
+      line: 'commented',
+      group: true,
+      comment: [
+        "Optional: production's addresses. A run against either host is treated as production",
+        '(no writes, no load, no pet demo unless allowed) whatever CONFORMANCE_TARGET says.',
+      ],
+    },
+  },
+  {
+    name: 'PRODUCTION_PETSTORE_BASE_URL',
+    key: 'productionPetstoreBaseUrl',
+    required: 'no',
+    secret: false,
+    envFile: true,
+    k6: true,
+    meaning: "production's pet demo base address, declared once (as PRODUCTION_API_BASE_URL)",
+    example: 'https://petstore.example.com/v1',
+    dotenv: { line: 'commented' },
+  },
+  {
     name: 'REQUEST_TIMEOUT_MS',
     key: 'requestTimeoutMs',
     required: 'no',

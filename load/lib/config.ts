@@ -25,7 +25,7 @@ import {
   type TargetName,
   urlHost,
 } from '../../common/config-rules.ts';
-import { type GuardedTarget, guard } from '../../common/guard.ts';
+import { type GuardedTarget, guard, isProduction } from '../../common/guard.ts';
 import { HAND_OVER_VARIABLE, readHandOver } from '../../common/hand-over.ts';
 import { secretValuesOf, variableNames } from '../../common/variables.ts';
 import { type EnvMap, envString, LoadConfigError } from './env.ts';
@@ -44,6 +44,9 @@ export interface LoadConfig {
   apiKeyId: string | undefined;
   apiKeySecret: string | undefined;
   allowProductionWrites: boolean;
+  /** Production's declared addresses (PRODUCTION_*_BASE_URL): their hosts are production. */
+  productionApiBaseUrl?: string | undefined;
+  productionPetstoreBaseUrl?: string | undefined;
   /** REFERENCE_CONTROL_URL: the reference server's control API (local runs only). */
   controlUrl: string | undefined;
   /** Where handleSummary writes; k6 does not create it (the npm scripts do). */
@@ -62,7 +65,8 @@ export interface RefusalInput extends GuardedTarget {
 export function productionRefusal(target: GuardedTarget): string | undefined {
   const verdict = guard(target, 'load');
   if (verdict.allowed) return undefined;
-  return `refusing to load production: CONFORMANCE_TARGET=production is real money; ${verdict.reason}`;
+  const named = target.target === 'production' ? 'CONFORMANCE_TARGET=production' : 'its address';
+  return `refusing to load production: ${named} is real money; ${verdict.reason}`;
 }
 
 /** A rule's value, or one line naming the variable (the value quoted only where it is harmless). */
@@ -127,7 +131,7 @@ function loadConfigOf(config: LoadConfig, targetNamed = true): LoadConfig {
   refuse(config, targetNamed);
   return {
     ...config,
-    controlUrl: config.target === 'production' ? undefined : config.controlUrl,
+    controlUrl: isProduction(config) ? undefined : config.controlUrl,
     reportDir: config.reportDir.replace(/\/+$/, '') || '/',
   };
 }
@@ -180,6 +184,8 @@ function fromHandOver(text: string): LoadConfig {
     allowProductionWrites:
       typeof allow === 'boolean' ? allow : wrong('allowProductionWrites', 'true or false'),
     controlUrl: address('controlUrl', readHttpUrl),
+    productionApiBaseUrl: address('productionApiBaseUrl', readHttpUrl),
+    productionPetstoreBaseUrl: address('productionPetstoreBaseUrl', readHttpUrl),
     reportDir: str('reportDir', true) as string,
     profile: str('profile'),
     requestTimeoutMs: timeoutRule?.ok
@@ -204,6 +210,9 @@ function fromVariables(env: EnvMap): LoadConfig {
       target: rawTarget,
       allowProductionWrites: allow.ok && allow.value,
       apiBaseUrl: envString(env, 'API_BASE_URL'),
+      petstoreBaseUrl: envString(env, 'PETSTORE_BASE_URL'),
+      productionApiBaseUrl: envString(env, 'PRODUCTION_API_BASE_URL'),
+      productionPetstoreBaseUrl: envString(env, 'PRODUCTION_PETSTORE_BASE_URL'),
     },
     named !== undefined,
   );
@@ -235,6 +244,8 @@ function fromVariables(env: EnvMap): LoadConfig {
     apiKeySecret: credential(env, 'API_KEY_SECRET'),
     allowProductionWrites,
     controlUrl: httpUrl(env, 'REFERENCE_CONTROL_URL'),
+    productionApiBaseUrl: httpUrl(env, 'PRODUCTION_API_BASE_URL'),
+    productionPetstoreBaseUrl: httpUrl(env, 'PRODUCTION_PETSTORE_BASE_URL'),
     reportDir: envString(env, 'K6_REPORT_DIR') ?? 'reports',
     profile: envString(env, 'LOAD_PROFILE'),
     requestTimeoutMs: read(

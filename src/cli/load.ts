@@ -13,7 +13,14 @@ import { createSecretFilter } from '../../common/secret-filter.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import { firstLine } from '../client/errors.ts';
-import { formatProblems, guard, loadSettings, resolveTarget, secretValues } from '../config/index.ts';
+import {
+  formatProblems,
+  guard,
+  isProduction,
+  loadSettings,
+  resolveTarget,
+  secretValues,
+} from '../config/index.ts';
 import { LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
 import {
   dashboardEnvironment,
@@ -79,7 +86,7 @@ async function main(): Promise<void> {
   // The control API exists only where the CLI starts the reference server, or one is configured.
   const controlAvailable =
     script.control &&
-    settings.target !== 'production' &&
+    !isProduction(settings) &&
     (settings.target === 'local' || settings.controlUrl !== undefined);
   const problem = planProblem(args.script, process.env, controlAvailable, profile);
   if (problem) fail(`refusing to run ${args.script}: ${problem}`);

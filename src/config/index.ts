@@ -1,5 +1,5 @@
 // Configuration: .env + environment -> one validated target; the production guard; secret values.
-export { type GuardedAction, type GuardVerdict, guard } from './guard.ts';
+export { type GuardedAction, type GuardVerdict, guard, isProduction } from './guard.ts';
 export { formatProblems } from './problems.ts';
 export { secretValues } from './secrets.ts';
 export { type LoadOptions, loadSettings } from './settings.ts';

@@ -5,6 +5,10 @@ export function resolveTarget(settings: TargetSettings, localServer?: LocalServe
   const common = {
     target: settings.target,
     allowProductionWrites: settings.allowProductionWrites,
+    ...(settings.productionApiBaseUrl ? { productionApiBaseUrl: settings.productionApiBaseUrl } : {}),
+    ...(settings.productionPetstoreBaseUrl
+      ? { productionPetstoreBaseUrl: settings.productionPetstoreBaseUrl }
+      : {}),
     requestTimeoutMs: settings.requestTimeoutMs,
     strict: settings.strict,
     slow: settings.slow,

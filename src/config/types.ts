@@ -20,6 +20,9 @@ export interface TargetSettings {
   disabledFeatureRoute?: string;
   expiredAccessToken?: string;
   allowProductionWrites: boolean;
+  /** PRODUCTION_API_BASE_URL / PRODUCTION_PETSTORE_BASE_URL: production's declared addresses. */
+  productionApiBaseUrl?: string;
+  productionPetstoreBaseUrl?: string;
   /** Default 10000. */
   requestTimeoutMs: number;
   /** CONFORMANCE_STRICT=1 */
@@ -57,6 +60,9 @@ export interface TargetConfig {
   /** Set by the setup diagnosis when the pet interface cannot be reached: the pet checks skip. */
   petstoreUnavailable?: string;
   allowProductionWrites: boolean;
+  /** Production's declared addresses: a run against their hosts is production whatever its label. */
+  productionApiBaseUrl?: string;
+  productionPetstoreBaseUrl?: string;
   requestTimeoutMs: number;
   strict: boolean;
   slow: boolean;

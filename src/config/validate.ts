@@ -189,6 +189,13 @@ function flagWindow(c: Collector): number | undefined {
   return undefined;
 }
 
+/** A production address: any http(s) URL; only its host is compared. */
+function productionAddress(c: Collector, name: string): string | undefined {
+  const value = c.get(name);
+  if (value === undefined) return undefined;
+  return address(c, name, value, readHttpUrl(value), "production's base address, an absolute http(s) URL");
+}
+
 function controlUrl(c: Collector): string | undefined {
   const value = c.get('REFERENCE_CONTROL_URL');
   if (value === undefined) return undefined;
@@ -231,6 +238,8 @@ export function validate(
       why,
     ),
     allowProductionWrites: allowProductionWrites(c),
+    productionApiBaseUrl: productionAddress(c, 'PRODUCTION_API_BASE_URL'),
+    productionPetstoreBaseUrl: productionAddress(c, 'PRODUCTION_PETSTORE_BASE_URL'),
     requestTimeoutMs: timeout(c),
     strict: flag(c, 'CONFORMANCE_STRICT', false),
     slow: flag(c, 'CONFORMANCE_SLOW', true),

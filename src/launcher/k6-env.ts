@@ -4,7 +4,7 @@
 // environment does not).
 import { HAND_OVER_VARIABLE, writeHandOver } from '../../common/hand-over.ts';
 import { variableNames } from '../../common/variables.ts';
-import { type TargetConfig, targetValues } from '../config/index.ts';
+import { isProduction, type TargetConfig, targetValues } from '../config/index.ts';
 
 /** Variables describing a target (the table's k6 column): carried by the hand-over, so removed from k6's environment. */
 export const TARGET_VARIABLES: readonly string[] = variableNames((v) => v.k6);
@@ -35,7 +35,7 @@ export function handOver(
   config: TargetConfig,
   options: Pick<K6EnvOptions, 'reportDir' | 'petstore' | 'control' | 'profile'>,
 ): string {
-  const production = config.target === 'production';
+  const production = isProduction(config);
   const values = { ...targetValues(config), reportDir: options.reportDir, profile: options.profile };
   return writeHandOver({
     ...values,

@@ -81,6 +81,8 @@ const VALID: Record<KnownVariable, fc.Arbitrary<string>> = {
   DISABLED_FEATURE_ROUTE: fc.constantFrom('/v1/reports', '/v1/new-dashboard', '/v1/user/me'),
   EXPIRED_ACCESS_TOKEN: fc.string({ minLength: 8, maxLength: 200 }),
   ALLOW_PRODUCTION_WRITES: fc.constantFrom('yes', 'no'),
+  PRODUCTION_API_BASE_URL: fc.webUrl(),
+  PRODUCTION_PETSTORE_BASE_URL: fc.webUrl(),
   REQUEST_TIMEOUT_MS: fc.integer({ min: 1, max: MAX_TIMEOUT_MS }).map(String),
   CONFORMANCE_STRICT: fc.constantFrom('0', '1'),
   CONFORMANCE_SLOW: fc.constantFrom('0', '1'),
@@ -227,6 +229,8 @@ function asVariables(s: TargetSettings): Record<string, string> {
     ['DISABLED_FEATURE_ROUTE', s.disabledFeatureRoute],
     ['EXPIRED_ACCESS_TOKEN', s.expiredAccessToken],
     ['REFERENCE_CONTROL_URL', s.controlUrl],
+    ['PRODUCTION_API_BASE_URL', s.productionApiBaseUrl],
+    ['PRODUCTION_PETSTORE_BASE_URL', s.productionPetstoreBaseUrl],
   ];
   for (const [name, value] of optional) if (value !== undefined) env[name] = value;
   return env;

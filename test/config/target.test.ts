@@ -36,6 +36,8 @@ describe('a remote target', () => {
       expiredAccessToken: SECRETS.EXPIRED_ACCESS_TOKEN,
       controlUrl: 'http://127.0.0.1:8080/__control/',
       allowProductionWrites: false,
+      productionApiBaseUrl: 'https://api.example.com/api/',
+      productionPetstoreBaseUrl: 'https://petstore.example.com/v1',
       requestTimeoutMs: 5000,
       strict: false,
       slow: true,
@@ -50,6 +52,8 @@ describe('a remote target', () => {
       DISABLED_FEATURE_ROUTE: '',
       EXPIRED_ACCESS_TOKEN: '',
       REFERENCE_CONTROL_URL: '',
+      PRODUCTION_API_BASE_URL: '',
+      PRODUCTION_PETSTORE_BASE_URL: '',
     });
     const config = resolveTarget(minimal);
     expect(Object.keys(config).sort()).toEqual(

@@ -46,6 +46,8 @@ describe('a complete remote configuration', () => {
       disabledFeatureRoute: '/v1/reports',
       expiredAccessToken: SECRETS.EXPIRED_ACCESS_TOKEN,
       allowProductionWrites: false,
+      productionApiBaseUrl: 'https://api.example.com/api/',
+      productionPetstoreBaseUrl: 'https://petstore.example.com/v1',
       requestTimeoutMs: 5000,
       strict: false,
       slow: true,

@@ -161,3 +161,55 @@ describe('an unnamed remote target is refused inside k6', () => {
     expect(isLoopbackHost('localhost.example.test')).toBe(false);
   });
 });
+
+// Production is named once by its addresses; a run labelled staging against any spelling of them
+// is production, in src/config and in load/lib alike.
+describe('production declared by its addresses', () => {
+  const DECLARED = {
+    PRODUCTION_API_BASE_URL: 'http://127.0.0.1:9/api/',
+    PRODUCTION_PETSTORE_BASE_URL: 'https://pets.production.test/v1',
+  };
+  const spellings = ['127.0.0.1', '127.1', '2130706433', '0x7f.0.0.1', '0177.0.0.1', '[::ffff:127.0.0.1]'];
+
+  it.each(spellings)('a staging run against %s loads nothing and writes nothing', (host) => {
+    const env = {
+      ...REMOTE,
+      ...DECLARED,
+      CONFORMANCE_TARGET: 'staging',
+      API_BASE_URL: `http://${host}:8080/api/`,
+    };
+    const loaded = loadSettings(env, { envFile: false });
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    for (const action of ['load', 'write', 'petstore'] as const) {
+      const verdict = guard(loaded.settings, action);
+      expect(verdict.allowed, action).toBe(false);
+      if (!verdict.allowed) expect(verdict.reason).toContain('127.0.0.1 is a production address');
+    }
+    expect(loadLibAllows(env)).toBe(false);
+    expect(() => readLoadConfig(env)).toThrow(/refusing to load production: its address is real money/);
+  });
+
+  it('the pet address counts too, and ALLOW_PRODUCTION_WRITES=yes still opens writes and load', () => {
+    const env = {
+      ...REMOTE,
+      ...DECLARED,
+      CONFORMANCE_TARGET: 'staging',
+      PETSTORE_BASE_URL: 'https://PETS.production.test./v1',
+    };
+    expect(srcAllows(env)).toBe(false);
+    expect(loadLibAllows(env)).toBe(false);
+    expect(srcAllows({ ...env, ALLOW_PRODUCTION_WRITES: 'yes' })).toBe(true);
+  });
+
+  it('another host is not production', () => {
+    const env = {
+      ...REMOTE,
+      ...DECLARED,
+      CONFORMANCE_TARGET: 'staging',
+      API_BASE_URL: 'http://127.0.0.2:8080/api/',
+    };
+    expect(srcAllows(env)).toBe(true);
+    expect(loadLibAllows(env)).toBe(true);
+  });
+});
