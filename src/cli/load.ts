@@ -31,7 +31,7 @@ import {
 } from '../launcher/dashboard.ts';
 import { K6_ABORTED_BY_SIGNAL, loadExit } from '../launcher/exit-code.ts';
 import { findK6, K6_INSTALL_HINT } from '../launcher/find-k6.ts';
-import { k6Environment, reportDirFrom } from '../launcher/k6-env.ts';
+import { k6Environment, refusedK6Variables, reportDirFrom } from '../launcher/k6-env.ts';
 import { localServerPlan } from '../launcher/local-server.ts';
 import { planProblem } from '../launcher/plan-check.ts';
 import { petsRefused, targetUnreachable } from '../launcher/preflight.ts';
@@ -68,6 +68,12 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const settings = loaded.settings;
+  const k6Set = refusedK6Variables(process.env);
+  if (k6Set.length > 0) {
+    fail(
+      `refusing to start k6 with ${k6Set.join(', ')} set: k6 reads it, and it would change the run's verdict, its load or what it prints (unset it; the launcher passes k6 only the variables it chooses)`,
+    );
+  }
   const load = guard(settings, 'load');
   if (!load.allowed) fail(`refusing to run ${args.script} against ${settings.target}: ${load.reason}`);
   // Read once, here: the profile and RELEASE_PETS reach k6 through the hand-over (the pet address

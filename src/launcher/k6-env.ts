@@ -44,10 +44,34 @@ export function handOver(
   });
 }
 
+/**
+ * k6's own variables a run may inherit: they change neither what is sent nor how it is judged.
+ * Every other K6_* (K6_NO_THRESHOLDS, K6_HTTP_DEBUG, K6_OUT, K6_VUS, K6_INSECURE_SKIP_TLS_VERIFY,
+ * ...) would change the verdict, the load or what k6 prints (traffic with its secrets), so the
+ * launcher refuses to start with one set (refusedK6Variables) and never passes one on. The
+ * dashboard's K6_WEB_DASHBOARD_* are the launcher's own (dashboard.ts), set after this.
+ */
+export const INHERITED_K6_VARIABLES: readonly string[] = [
+  'K6_NO_USAGE_REPORT',
+  'K6_NO_COLOR',
+  // Ours, not k6's: where the project's own k6 build is (find-k6.ts).
+  'K6_PROJECT_DIR',
+];
+
+/** K6_* variables set in this environment that would change a run; the launcher refuses them. */
+export function refusedK6Variables(base: NodeJS.ProcessEnv): string[] {
+  return Object.keys(base)
+    .filter((name) => name.toUpperCase().startsWith('K6_') && base[name] !== undefined)
+    .filter((name) => !INHERITED_K6_VARIABLES.includes(name) && !RESERVED_VARIABLES.includes(name))
+    .sort();
+}
+
 export function k6Environment(config: TargetConfig, options: K6EnvOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...options.defaults, ...options.base };
   // The user's own target variables (a leftover API_BASE_URL, a staging secret) stay out of k6.
   for (const name of RESERVED_VARIABLES) delete env[name];
+  // k6 reads only the K6_* variables we chose (defence in depth: the CLI refuses the others first).
+  for (const name of refusedK6Variables(env)) delete env[name];
   env[HAND_OVER_VARIABLE] = handOver(config, options);
   // k6 reports anonymous usage to Grafana by default; a test harness should not phone home unasked.
   env.K6_NO_USAGE_REPORT ??= 'true';

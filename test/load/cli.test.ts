@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { refusedK6Variables } from '../../src/launcher/k6-env.ts';
 import { fakeK6, runLoadCli } from './cli-run.ts';
 
 const STAGING = {
@@ -235,5 +236,31 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
     const own = await runLoadCli(['rate-limit'], { ...base, RATE_EXPECTED_BURST: '40' });
     expect(own.code).toBe(0);
     expect(read()).toMatchObject({ RATE_EXPECTED_BURST: '40' });
+  });
+});
+
+// The operator's K6_* environment must not change a verdict or print traffic: K6_NO_THRESHOLDS
+// once turned 44 failed redirect checks into "passed", K6_HTTP_DEBUG=full printed the client secret.
+describe('k6 runs with an environment the launcher chose', { timeout: 60_000 }, () => {
+  it('refuses to start k6 with a verdict- or output-changing K6_* variable set, naming each (exit 2)', async () => {
+    const k6 = fakeK6();
+    dirs.push(k6.dir);
+    const run = await runLoadCli(['release', '--profile', 'smoke'], {
+      PATH: isolatedPath(k6.dir),
+      CONFORMANCE_REPORTS_DIR: join(k6.dir, 'reports'),
+      K6_NO_THRESHOLDS: 'true',
+      K6_HTTP_DEBUG: 'full',
+      K6_NO_USAGE_REPORT: 'true',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('refusing to start k6 with K6_HTTP_DEBUG, K6_NO_THRESHOLDS set');
+    expect(existsSync(k6.argvFile), 'k6 was never started').toBe(false);
+  });
+
+  it('passes k6 none of them even when called as a library (defence in depth)', () => {
+    expect(
+      refusedK6Variables({ K6_OUT: 'json=x', K6_VUS: '9', K6_NO_COLOR: '1', K6_REPORT_DIR: 'r' }),
+    ).toEqual(['K6_OUT', 'K6_VUS']);
   });
 });
