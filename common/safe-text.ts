@@ -6,13 +6,18 @@
 // k6-safe: no Node or k6 imports (the k6 summaries use the same functions).
 
 // C0 controls but tab and newline, DEL, C1 (U+0080-U+009F, CSI among them), the bidirectional
-// overrides and isolates, line and paragraph separators, the byte order mark, and lone surrogates.
+// marks, overrides and isolates, line and paragraph separators, the byte order mark, lone
+// surrogates, and the characters that show as nothing: the soft hyphen, zero-width space, joiners
+// and word joiner, invisible operators, the Mongolian vowel separator, Hangul fillers, interlinear
+// annotation marks and the tag characters (U+E0000-U+E007F). Shown, "conformance-pet" with a
+// zero-width space in it can no longer read as "conformance-pet".
 const UNSAFE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u2028\u2029\u3164\ufeff\uffa0\ufff9-\ufffb\ufffe\uffff]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** `\x1b`, `\u202e`: how an unsafe character is shown, visibly and as nothing else. */
+/** `\x1b`, `\u202e`, `\u{e0041}`: how an unsafe character is shown, visibly and as nothing else. */
 export function visible(char: string): string {
+  if (char.length === 2) return `\\u{${(char.codePointAt(0) ?? 0).toString(16)}}`;
   const code = char.charCodeAt(0);
   return code < 0x100
     ? `\\x${code.toString(16).padStart(2, '0')}`
@@ -113,7 +118,12 @@ export function xmlText(text: string): string {
 
 // JSON.stringify writes these raw: harmless to a parser, not to a terminal that shows the file
 // (U+009B is CSI) or to an editor (bidirectional overrides).
-const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
+const JSON_RAW =
+  /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u2028\u2029\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+
+/** Each UTF-16 unit as a JSON \u escape (a surrogate pair as two, as JSON writes them). */
+const unitEscapes = (c: string) =>
+  Array.from({ length: c.length }, (_x, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
 /**
  * A value as JSON text: JSON.stringify (which escapes C0 controls, ESC among them, and lone
@@ -121,8 +131,5 @@ const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u20
  * so the document stays the same value.
  */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(
-    JSON_RAW,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return JSON.stringify(value, null, indent).replace(JSON_RAW, unitEscapes);
 }

@@ -2,6 +2,7 @@
 // (outgoing.ts), then sent through one chain: renewal, 429 retries and recording wrap the
 // transport's send (interceptors.ts). The recorder redacts and keeps the request for its curl line.
 import type { Dispatcher } from 'undici';
+import { accessTokenProblem } from '../../common/access-token.ts';
 import { errorCode } from '../../common/error-body.ts';
 import { allowedOrigins } from '../../common/origin.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
@@ -64,6 +65,13 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
       body: { client_id: clientId, client_secret: clientSecret },
     });
     const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
+    const unusable = typeof token === 'string' ? accessTokenProblem(token) : undefined;
+    if (res.status < 300 && unusable) {
+      throw new TokenError(
+        `token request failed: POST ${pathOf(res.url)} answered ${res.status}, but ${unusable}`,
+        res.status,
+      );
+    }
     if (res.status >= 200 && res.status < 300 && typeof token === 'string' && token !== '') {
       recorder.learn(token, ACCESS_TOKEN);
       return token;

@@ -98,3 +98,35 @@ describe('printableCommand', () => {
     expect(showControls('tab\tand\nnewline')).toBe('tab\tand\nnewline');
   });
 });
+
+// A failure once read "expected conformance-pet, got conformance-pet": a zero-width space hid in
+// the second. Every character that shows as nothing is shown as its escape, in every sink.
+describe('characters that show as nothing', () => {
+  const HIDDEN = [
+    '\u200b',
+    '\u200c',
+    '\u200d',
+    '\u2060',
+    '\u00ad',
+    '\u180e',
+    '\u2063',
+    '\u3164',
+    '\ufff9',
+    '\u{e0041}',
+  ];
+
+  it.each(HIDDEN)('%j is shown as an escape by the terminal, Markdown, HTML and XML sinks', (char) => {
+    const text = `conformance-${char}pet`;
+    for (const shown of [terminalText(text), markdownText(text), htmlText(text), xmlText(text)]) {
+      expect(shown).not.toContain(char);
+      expect(shown).toMatch(/\\u|\\x/);
+    }
+  });
+
+  it('JSON keeps the same value but writes them as escapes', () => {
+    const value = { name: `pet${HIDDEN.join('')}` };
+    const text = jsonText(value);
+    for (const char of HIDDEN) expect(text).not.toContain(char);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});

@@ -10,6 +10,7 @@
 import { check } from 'k6';
 import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
 import { Counter } from 'k6/metrics';
+import { accessTokenProblem } from '../../../common/access-token.ts';
 import { errorCode, jsonBody } from '../../../common/error-body.ts';
 import { allowedOrigin, allowedOrigins, redirectOrigin } from '../../../common/origin.ts';
 import {
@@ -221,6 +222,9 @@ export function issueToken(config: LoadConfig): string {
       `token request refused: HTTP ${res.status}${code ? ` ${code}` : ''}${where ? ` (a redirect to ${where}, not followed)` : ''}${res.error ? ` (${res.error})` : ''}`,
     );
   }
+  const unusable = accessTokenProblem(token);
+  if (unusable)
+    throw new Refusal(`token answer not used: POST /v1/auth/token answered ${res.status}, but ${unusable}`);
   return token;
 }
 
