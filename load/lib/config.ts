@@ -27,6 +27,7 @@ import {
 } from '../../common/config-rules.ts';
 import { type GuardedTarget, guard, isProduction } from '../../common/guard.ts';
 import { HAND_OVER_VARIABLE, readHandOver } from '../../common/hand-over.ts';
+import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { secretValuesOf, variableNames } from '../../common/variables.ts';
 import { type EnvMap, envString, LoadConfigError } from './env.ts';
 
@@ -132,7 +133,7 @@ function loadConfigOf(config: LoadConfig, targetNamed = true): LoadConfig {
   return {
     ...config,
     controlUrl: isProduction(config) ? undefined : config.controlUrl,
-    reportDir: config.reportDir.replace(/\/+$/, '') || '/',
+    reportDir: trimTrailingSlashes(config.reportDir) || '/',
   };
 }
 

@@ -10,6 +10,7 @@
 // at the recorder's limit is not judged.
 
 import { isJsonMediaType } from '../../common/media-type.ts';
+import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type OperationInfo, operations, validateErrorBody, validateResponse } from '../contract/index.ts';
 import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
@@ -57,12 +58,7 @@ export function isIsoDateTime(value: unknown): boolean {
   return typeof value === 'string' && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** The path without its trailing slashes: a loop, linear on any text the target sends. */
-function trimSlashes(path: string): string {
-  let end = path.length;
-  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
-  return path.slice(0, end);
-}
+const trimSlashes = trimTrailingSlashes;
 const decoded = (path: string) => {
   try {
     return decodeURIComponent(path);

@@ -3,6 +3,7 @@
 // individual variables. Secrets travel only here, never in k6's argv (argv shows in `ps`, the
 // environment does not).
 import { HAND_OVER_VARIABLE, writeHandOver } from '../../common/hand-over.ts';
+import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { variableNames } from '../../common/variables.ts';
 import { isProduction, type TargetConfig, targetValues } from '../config/index.ts';
 
@@ -81,5 +82,5 @@ export function k6Environment(config: TargetConfig, options: K6EnvOptions): Node
 /** Where handleSummary writes: K6_REPORT_DIR, else CONFORMANCE_REPORTS_DIR, else reports/. */
 export function reportDirFrom(env: NodeJS.ProcessEnv): string {
   const chosen = env.K6_REPORT_DIR?.trim() || env.CONFORMANCE_REPORTS_DIR?.trim() || 'reports';
-  return chosen.replace(/\/+$/, '') || '/';
+  return trimTrailingSlashes(chosen) || '/';
 }

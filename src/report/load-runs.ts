@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SecretFilter } from '../../common/secret-filter.ts';
+import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type {
@@ -48,9 +49,9 @@ export interface LoadRunEntry {
 
 function normalized(url: string): string {
   try {
-    return new URL(url).href.replace(/\/+$/, '');
+    return trimTrailingSlashes(new URL(url).href);
   } catch {
-    return url.replace(/\/+$/, '');
+    return trimTrailingSlashes(url);
   }
 }
 

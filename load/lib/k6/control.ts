@@ -3,12 +3,13 @@
 // Sent through send() like every request: its own origin only, no redirect, no cookie, no body kept.
 
 import { pathSegment } from '../../../common/origin.ts';
+import { trimTrailingSlashes } from '../../../common/trailing-slashes.ts';
 import type { LoadConfig } from '../config.ts';
 import { send } from './http.ts';
 
 function route(config: LoadConfig, path: string): string {
   if (!config.controlUrl) throw new Error('control API: REFERENCE_CONTROL_URL is not set');
-  return `${config.controlUrl.replace(/\/+$/, '')}/${path}`;
+  return `${trimTrailingSlashes(config.controlUrl)}/${path}`;
 }
 
 const options = {

@@ -4,6 +4,7 @@
 // the written JSON could eat an escaping backslash and leave it invalid.
 import { jsonText } from '../../../common/safe-text.ts';
 import { createSecretFilter } from '../../../common/secret-filter.ts';
+import { trimTrailingSlashes } from '../../../common/trailing-slashes.ts';
 import { renderJunit } from './junit.ts';
 import { figuresOf, limiterFileName, renderLimiterSvg, timelineOf } from './limiter-chart.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -21,7 +22,7 @@ export interface ReportPaths {
 }
 
 export function reportPaths(reportDir: string, script: string): ReportPaths {
-  const dir = reportDir.replace(/\/+$/, '') || '.';
+  const dir = trimTrailingSlashes(reportDir) || '.';
   const base = `${dir}/k6-${script}`;
   return {
     json: `${base}.json`,
