@@ -1,5 +1,5 @@
 // A loopback proxy in front of a test server: it reads each request whole, lets the test see it,
-// forwards it unchanged, and lets the test act once the answer's head is back (before the client
+// forwards it (unchanged, or its answer's body rewritten), and lets the test act once the answer's head is back (before the client
 // has it). The tests that watch requests arrive or move the server's clock between them share it.
 import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,12 @@ export interface ForwardingProxy {
 
 export async function startForwardingProxy(
   upstreamBase: string,
-  hooks: { onRequest?: (seen: ProxiedRequest) => void; onAnswer?: (seen: ProxiedRequest) => void } = {},
+  hooks: {
+    onRequest?: (seen: ProxiedRequest) => void;
+    onAnswer?: (seen: ProxiedRequest) => void;
+    /** Rewrites an answer's body (read whole); its Content-Length follows. */
+    rewrite?: (body: string, status: number, seen: ProxiedRequest) => string;
+  } = {},
 ): Promise<ForwardingProxy> {
   const upstream = new URL(upstreamBase);
   const server = createServer((req, res) => {
@@ -44,8 +49,23 @@ export async function startForwardingProxy(
         },
         (answer) => {
           hooks.onAnswer?.(seen);
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const { rewrite } = hooks;
+          if (!rewrite) {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            const text = rewrite(Buffer.concat(parts).toString(), answer.statusCode ?? 502, seen);
+            const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
+            res.writeHead(answer.statusCode ?? 502, {
+              ...headers,
+              'content-length': Buffer.byteLength(text),
+            });
+            res.end(text);
+          });
         },
       );
       out.end(body);
