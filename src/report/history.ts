@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { EXIT_FAILED, EXIT_PASSED, EXIT_SETUP, SIGNAL_EXIT_CODES } from '../../common/exit-codes.ts';
 import { firstLine } from '../client/errors.ts';
+import { readBackResults } from './read-back.ts';
 import type { CheckStatus, ConformanceResults, ExitCode, History, StatusChange } from './types.ts';
 
 type Previous = Pick<ConformanceResults, 'startedAt' | 'exitCode' | 'checks'> & {
@@ -34,6 +35,9 @@ export async function readPrevious(path: string): Promise<PreviousRun> {
   if (!data || typeof data.startedAt !== 'string' || !Array.isArray(data.checks)) {
     return { unreadable: 'is not a results file (no startedAt or checks)' };
   }
+  // Untrusted (a restored cache, a downloaded artifact): held to its schema before any field is used.
+  const held = readBackResults(data);
+  if (!held.ok) return { unreadable: held.reason };
   const checks = data.checks.filter(
     (c) => c && typeof c.id === 'string' && ['passed', 'failed', 'skipped'].includes(c.status),
   );

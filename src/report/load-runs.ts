@@ -18,6 +18,7 @@ import type {
 } from '../../load/lib/summary/report.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderHtml } from './html.ts';
+import { readBackLoadReport, readBackResults } from './read-back.ts';
 import { LOCK_FILE } from './run-lock.ts';
 import type { ConformanceResults } from './types.ts';
 import { verdictOf } from './verdict.ts';
@@ -70,21 +71,8 @@ function readJson(path: string): unknown {
   }
 }
 
-function isLoadReport(value: unknown): value is LoadReport {
-  const r = value as Partial<LoadReport> | undefined;
-  return (
-    typeof r === 'object' &&
-    r !== null &&
-    typeof r.script === 'string' &&
-    typeof r.verdict === 'string' &&
-    typeof r.finishedAt === 'string' &&
-    typeof r.target?.name === 'string' &&
-    typeof r.target.apiBaseUrl === 'string'
-  );
-}
-
-/** The JSON reports of the load runs in `dir` against `target`. */
-function loadReportsBeside(dir: string, target: RunTarget): LoadReport[] {
+/** The JSON reports of the load runs in `dir` against `target`; `note` hears each one set aside. */
+function loadReportsBeside(dir: string, target: RunTarget, note: (line: string) => void): LoadReport[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -94,17 +82,26 @@ function loadReportsBeside(dir: string, target: RunTarget): LoadReport[] {
   const reports: LoadReport[] = [];
   for (const name of names) {
     if (!/^k6-[\w.-]+\.json$/.test(name)) continue;
-    const report = readJson(join(dir, name));
-    if (!isLoadReport(report) || !sameTarget(target, report.target)) continue;
+    const held = readBackLoadReport(readJson(join(dir, name)));
+    if (!held.ok) {
+      note(`${join(dir, name)} ${held.reason}: set aside, not shown`);
+      continue;
+    }
+    const report = held.value;
+    if (!sameTarget(target, report.target)) continue;
     if (basename(reportPaths(dir, report.script).json) === name) reports.push(report);
   }
   return reports;
 }
 
 /** The load runs of `dir` against `target`, the latest first. */
-export function loadRunsBeside(dir: string, target: RunTarget): LoadRunEntry[] {
+export function loadRunsBeside(
+  dir: string,
+  target: RunTarget,
+  note: (line: string) => void = () => undefined,
+): LoadRunEntry[] {
   const runs: LoadRunEntry[] = [];
-  for (const report of loadReportsBeside(dir, target)) {
+  for (const report of loadReportsBeside(dir, target, note)) {
     const paths = reportPaths(dir, report.script);
     runs.push({
       script: report.script,
@@ -125,10 +122,11 @@ export function loadRunsBeside(dir: string, target: RunTarget): LoadRunEntry[] {
 
 /** The finished conformance run of `dir` (its results.json), or undefined. */
 export function readConformanceResults(dir: string): ConformanceResults | undefined {
-  const results = readJson(join(dir, CONFORMANCE_FILES.results)) as ConformanceResults | undefined;
-  if (typeof results !== 'object' || results === null) return undefined;
-  if (typeof results.target?.apiBaseUrl !== 'string' || !Array.isArray(results.checks)) return undefined;
-  return results;
+  const read = readJson(join(dir, CONFORMANCE_FILES.results));
+  if (read === undefined) return undefined;
+  // Untrusted: re-rendered into index.html only when it is a results file by its schema.
+  const held = readBackResults(read);
+  return held.ok ? held.value : undefined;
 }
 
 /** What a load run's summary says of the conformance run beside it, when there is one of its target. */
@@ -172,7 +170,7 @@ export async function refreshConformancePage(
 export async function nameConformanceRun(dir: string, results: ConformanceResults): Promise<void> {
   const beside = conformanceBeside(results, results.target);
   if (!beside) return;
-  for (const report of loadReportsBeside(dir, results.target)) {
+  for (const report of loadReportsBeside(dir, results.target, () => undefined)) {
     if (JSON.stringify(report.conformance) === JSON.stringify(beside)) continue;
     const named: LoadReport = { ...report, conformance: beside };
     const paths = reportPaths(dir, report.script);

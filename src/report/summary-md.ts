@@ -111,7 +111,7 @@ export function renderSummary(results: ConformanceResults): string {
 
   if (results.history) {
     const { changes, previousStartedAt } = results.history;
-    out.push('', `## Changed since the previous run (${previousStartedAt})`, '');
+    out.push('', `## Changed since the previous run (${mdText(previousStartedAt)})`, '');
     if (changes.length) for (const c of changes) out.push(changeLine(c));
     else out.push('No check changed status.');
   }

@@ -77,7 +77,7 @@ export async function writeReports(
   // results.json last of these three (the reporter writes junit.xml after it): a reader that finds
   // it finds this run's summary.md and index.html beside it. The CLI's exit code does not read it.
   await writeFileAtomic(join(dir, REPORT_FILES.summary), renderSummary(results));
-  const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target));
+  const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target, note));
   await writeFileAtomic(join(dir, REPORT_FILES.html), renderHtml(results, loadRuns));
   await writeFileAtomic(join(dir, REPORT_FILES.results), `${jsonText(results, 2)}\n`);
   // The load runs beside it name it in their summaries (one page per release, docs/load.md).

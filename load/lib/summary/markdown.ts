@@ -31,7 +31,7 @@ function besideLines(report: LoadReport): string[] {
   const c = report.conformance;
   if (c) {
     lines.push(
-      `Beside the conformance run of ${cell(c.startedAt)} against the same target: ${cell(c.verdict)} (exit code ${c.exitCode}, [${cell(c.file)}](${href(c.file)})).`,
+      `Beside the conformance run of ${cell(c.startedAt)} against the same target: ${cell(c.verdict)} (exit code ${cell(String(c.exitCode))}, [${cell(c.file)}](${href(c.file)})).`,
     );
   }
   return lines.length ? [...lines, ''] : [];
@@ -45,7 +45,7 @@ export function renderMarkdown(report: LoadReport): string {
   if (report.verdictReason) lines.push(`**${report.verdict}**: ${cell(report.verdictReason)}`, '');
   lines.push(
     `Target **${cell(report.target.name)}** (${cell(report.target.apiBaseUrl)}), ` +
-      `${(report.durationMs / 1000).toFixed(1)} s, finished ${report.finishedAt}.`,
+      `${(report.durationMs / 1000).toFixed(1)} s, finished ${cell(report.finishedAt)}.`,
     '',
   );
   lines.push(...besideLines(report));
@@ -96,7 +96,8 @@ export function renderMarkdown(report: LoadReport): string {
   }
   if (report.notes.length) {
     lines.push('', '## Notes', '');
-    for (const n of report.notes) lines.push(`- ${n}`);
+    // Escaped like every other text: a report read back from the folder may carry anything.
+    for (const n of report.notes) lines.push(`- ${cell(n)}`);
   }
   return `${lines.join('\n')}\n`;
 }
