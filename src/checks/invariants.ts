@@ -428,7 +428,21 @@ const keyOf = (e: RecordedExchange) => `${e.method} ${e.url} ${e.startedAt} ${e.
  * One pass over every exchange of the run: each invariant's verdict with the exchanges that broke
  * it. An exchange attached to several checks (shared work) is judged once.
  */
-export function judgeInvariants(seen: readonly SeenExchange[], bases: Bases): InvariantVerdict[] {
+/**
+ * How long one invariant may take over a run's exchanges. Every reader of the target's text is
+ * linear (test/common/linear-time.test.ts), so a run's invariants take milliseconds; should one
+ * still be slow, it fails with the reason instead of holding the run and its reports hostage.
+ */
+export const INVARIANT_BUDGET_MS = 30_000;
+
+export function judgeInvariants(
+  seen: readonly SeenExchange[],
+  bases: Bases,
+  clock: { budgetMs: number; now: () => number } = {
+    budgetMs: INVARIANT_BUDGET_MS,
+    now: () => performance.now(),
+  },
+): InvariantVerdict[] {
   const locate = locator(bases);
   if (!locate) return [];
   const unique = new Map<string, SeenExchange>();
@@ -438,7 +452,13 @@ export function judgeInvariants(seen: readonly SeenExchange[], bases: Bases): In
     let judged = 0;
     let broken = 0;
     const breaches: Breach[] = [];
+    const started = clock.now();
+    let overBudget = false;
     for (const { checkId, exchange, at } of located) {
+      if (clock.now() - started > clock.budgetMs) {
+        overBudget = true;
+        break;
+      }
       const problem = inv.judge(exchange, at);
       if (problem === undefined) continue;
       judged++;
@@ -456,6 +476,13 @@ export function judgeInvariants(seen: readonly SeenExchange[], bases: Bases): In
       judged,
       breaches,
     };
+    if (overBudget) {
+      return {
+        ...base,
+        status: 'failed' as const,
+        reason: `not judged: it ran over its ${clock.budgetMs / 1000} s budget after ${judged} of ${located.length} answers (a defect of the suite; the run went on)`,
+      };
+    }
     if (judged === 0) {
       return {
         ...base,

@@ -233,3 +233,17 @@ describe('secrets in answers, judged before redaction', () => {
     ]);
   });
 });
+
+describe('an invariant over its time budget', () => {
+  it('fails with the reason and the run goes on: never a stalled run, never passed', () => {
+    const seen = Array.from({ length: 10 }, (_, i) =>
+      exchange('GET', `/api/v1/customers?page=${(i % 3) + 1}`, 200, page((i % 3) + 1)),
+    ).map((e, i) => ({ checkId: 'CHK-1', exchange: { ...e, startedAt: `2026-01-01T00:00:0${i}.000Z` } }));
+    // A virtual clock: each reading is 10 s later than the one before.
+    let t = 0;
+    const verdicts = judgeInvariants(seen, bases, { budgetMs: 25_000, now: () => (t += 10_000) });
+    const next = verdicts.find((v) => v.id === 'INV-PAGE-NEXT');
+    expect(next?.status).toBe('failed');
+    expect(next?.reason).toMatch(/^not judged: it ran over its 25 s budget after \d of 10 answers/);
+  });
+});
