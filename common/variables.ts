@@ -178,6 +178,26 @@ export const VARIABLES: readonly Variable[] = [
     dotenv: { line: 'value' },
   },
   {
+    name: 'CUSTOMERS_AUTH',
+    key: 'customersAuth',
+    required: 'no',
+    defaultNote: 'detected: a bearer token refused with 401/403 and the error body is the route\'s choice',
+    secret: false,
+    envFile: true,
+    k6: false,
+    meaning:
+      'the schemes GET /v1/customers takes ("API key or bearer token as the route allows"): `api-key` or `both`; the API key is always required (its shown permission: administer customers)',
+    example: 'api-key',
+    dotenv: {
+      line: 'commented',
+      group: true,
+      comment: [
+        'Optional: the schemes GET /v1/customers takes, api-key or both (unset: detected;',
+        'the API key is always required, a bearer token only where the route allows it).',
+      ],
+    },
+  },
+  {
     name: 'DISABLED_FEATURE_ROUTE',
     key: 'disabledFeatureRoute',
     required: 'no',

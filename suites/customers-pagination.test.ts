@@ -14,6 +14,7 @@ import {
 import { mapConcurrent, POLITE_CONCURRENCY } from '../src/checks/concurrency.ts';
 import { area, check } from '../src/checks/define.ts';
 import { expect } from '../src/checks/expect.ts';
+import { customersBearer, isSchemeRefusal } from '../src/checks/route-schemes.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
 import {
@@ -381,15 +382,31 @@ area('customers-pagination', () => {
   }
 
   check(
-    { id: 'PAG-BEARER', title: 'GET /v1/customers accepts a bearer token too', rules: ['PAG-14'] },
+    {
+      id: 'PAG-BEARER',
+      title:
+        'GET /v1/customers answers a bearer token with the page where it takes one, else refuses it with 401/403 and the error body',
+      rules: ['PAG-14'],
+    },
     async (t) => {
+      const use = await customersBearer(t.client, t.config);
+      if (!use.taken) {
+        // Told (CUSTOMERS_AUTH=api-key) or seen: the refusal itself must be a proper one.
+        const refusal = use.refusal;
+        ensure(
+          isSchemeRefusal(refusal),
+          `GET /v1/customers with a bearer token it does not take: expected 401 or 403 with the error body, got ${refusal.status}`,
+          refusal,
+        );
+        return;
+      }
       const res = await t.client.request({
         service: 'main',
         method: 'GET',
         path: 'v1/customers',
         auth: 'bearer',
       });
-      expectStatus(res, 200, 'GET /v1/customers with a bearer token');
+      expectStatus(res, 200, `GET /v1/customers with a bearer token (${use.how})`);
       expectValid(validateResponse('listCustomers', 200, res.body), 'the customers page');
     },
   );

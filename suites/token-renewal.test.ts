@@ -7,6 +7,7 @@ import { errorCode, expectErrorBody, expectStatus } from '../src/checks/assertio
 import { area, check } from '../src/checks/define.ts';
 import { expect } from '../src/checks/expect.ts';
 import { requestFor } from '../src/checks/operation-requests.ts';
+import { skipUnlessBearerTaken } from '../src/checks/route-schemes.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
 import type { ApiRequest } from '../src/client/index.ts';
 import { operations, type TokenResponse } from '../src/contract/index.ts';
@@ -120,6 +121,7 @@ area('token-renewal', () => {
         timeoutMs: (LONGEST_REAL_WAIT_SECONDS + 30) * 1000,
       },
       async (t) => {
+        await skipUnlessBearerTaken(t, op.operationId);
         const result = available(t, await expired(t));
         const auth = { headers: { authorization: `Bearer ${result.token}` } };
         const res = await t.client.request(requestFor(op, t.config, auth));
@@ -139,6 +141,7 @@ area('token-renewal', () => {
         timeoutMs: (LONGEST_REAL_WAIT_SECONDS + 30) * 1000,
       },
       async (t) => {
+        await skipUnlessBearerTaken(t, op.operationId);
         const result = available(t, await expired(t));
         t.client.tokens.useToken(result.token);
         const res = await t.client.request({ ...requestFor(op, t.config, 'bearer'), renew: true });

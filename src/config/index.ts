@@ -6,6 +6,7 @@ export { type LoadOptions, loadSettings } from './settings.ts';
 export { resolveTarget, targetValues } from './target.ts';
 export type {
   ConfigProblem,
+  CustomersAuth,
   LoadResult,
   LocalServerInfo,
   TargetConfig,

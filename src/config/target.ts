@@ -5,6 +5,7 @@ export function resolveTarget(settings: TargetSettings, localServer?: LocalServe
   const common = {
     target: settings.target,
     allowProductionWrites: settings.allowProductionWrites,
+    ...(settings.customersAuth ? { customersAuth: settings.customersAuth } : {}),
     ...(settings.productionApiBaseUrl ? { productionApiBaseUrl: settings.productionApiBaseUrl } : {}),
     ...(settings.productionPetstoreBaseUrl
       ? { productionPetstoreBaseUrl: settings.productionPetstoreBaseUrl }

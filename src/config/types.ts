@@ -6,6 +6,9 @@ import type { TargetName } from '../../common/config-rules.ts';
 // The target names are a rule both halves share (common/config-rules.ts).
 export { TARGETS, type TargetName } from '../../common/config-rules.ts';
 
+/** "API key or bearer token as the route allows": the API key always, the bearer token maybe. */
+export type CustomersAuth = 'api-key' | 'both';
+
 export interface TargetSettings {
   target: TargetName;
   /** Required unless local. */
@@ -19,6 +22,8 @@ export interface TargetSettings {
   pinnedApiKeySecret?: string;
   disabledFeatureRoute?: string;
   expiredAccessToken?: string;
+  /** CUSTOMERS_AUTH: the schemes GET /v1/customers takes, when told (unset: detected). */
+  customersAuth?: CustomersAuth;
   allowProductionWrites: boolean;
   /** PRODUCTION_API_BASE_URL / PRODUCTION_PETSTORE_BASE_URL: production's declared addresses. */
   productionApiBaseUrl?: string;
@@ -59,6 +64,8 @@ export interface TargetConfig {
   controlUrl?: string;
   /** Set by the setup diagnosis when the pet interface cannot be reached: the pet checks skip. */
   petstoreUnavailable?: string;
+  /** CUSTOMERS_AUTH: the schemes GET /v1/customers takes, when told (unset: detected). */
+  customersAuth?: CustomersAuth;
   allowProductionWrites: boolean;
   /** Production's declared addresses: a run against their hosts is production whatever its label. */
   productionApiBaseUrl?: string;

@@ -18,7 +18,7 @@ import {
 import { createSecretFilter, type SecretFilter } from '../../common/secret-filter.ts';
 import { variableNames } from '../../common/variables.ts';
 import type { RawVariables } from './env-file.ts';
-import type { ConfigProblem, TargetName, TargetSettings } from './types.ts';
+import type { ConfigProblem, CustomersAuth, TargetName, TargetSettings } from './types.ts';
 
 /** The variables whose values are never quoted: the secret column of the one table of variables. */
 export const SECRET_VARIABLES: readonly string[] = variableNames((v) => v.secret);
@@ -163,6 +163,18 @@ function timeout(c: Collector): number {
   return chosen(c, 'REQUEST_TIMEOUT_MS', readTimeout(c.get('REQUEST_TIMEOUT_MS')), DEFAULT_TIMEOUT_MS);
 }
 
+function customersAuth(c: Collector): CustomersAuth | undefined {
+  const value = c.get('CUSTOMERS_AUTH');
+  if (value === undefined) return undefined;
+  if (value === 'api-key' || value === 'both') return value;
+  c.add(
+    'CUSTOMERS_AUTH',
+    `is ${c.quote(value)}`,
+    'api-key or both (the API key is always required on GET /v1/customers: its shown permission)',
+  );
+  return undefined;
+}
+
 function featureRoute(c: Collector): string | undefined {
   const value = c.get('DISABLED_FEATURE_ROUTE');
   if (value === undefined) return undefined;
@@ -230,6 +242,7 @@ export function validate(
     pinnedApiKeyId: credential(c, 'PINNED_API_KEY_ID', 'the id of a key pinned to another IP', false, why),
     pinnedApiKeySecret: credential(c, 'PINNED_API_KEY_SECRET', 'the secret of that pinned key', false, why),
     disabledFeatureRoute: featureRoute(c),
+    customersAuth: customersAuth(c),
     expiredAccessToken: credential(
       c,
       'EXPIRED_ACCESS_TOKEN',

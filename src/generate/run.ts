@@ -3,6 +3,7 @@
 // happened: the shrunk failure with its exchange (the reports render its curl line from it), or how
 // many requests passed and why any proved nothing.
 import { mapConcurrent } from '../checks/concurrency.ts';
+import { customersBearer } from '../checks/route-schemes.ts';
 import {
   type ApiClient,
   buildOutgoing,
@@ -65,6 +66,9 @@ async function learnFacts(
         return `total_pages could not be learned (GET /v1/customers answered ${res.status})`;
       }
       facts.totalPages = total;
+      // A bearer token the route refuses properly is its choice: generated requests use the API key.
+      const bearer = await customersBearer(client, config);
+      if (!bearer.taken) facts.schemes = ['apiKey'];
     } else {
       const res = await client.request({
         service: 'petstore',

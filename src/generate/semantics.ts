@@ -13,6 +13,8 @@ import { boundedInteger, fakerText, validObject, validValue } from './values.ts'
 /** Learned from the target before generating (one probe each). */
 export interface Facts {
   credentials: { clientId: string; clientSecret: string };
+  /** The schemes the route takes in this run, where fewer than the document lists (route-schemes.ts). */
+  schemes?: Auth[];
   /** total_pages of GET /v1/customers. */
   totalPages?: number;
   /** Pets listed by GET /pets, as answered. */
@@ -48,10 +50,11 @@ export interface OperationPlan {
  */
 export const FRESH_ID = 7_777_777_777_777;
 
-function authOf(op: OperationInfo): fc.Arbitrary<Auth> {
+function authOf(op: OperationInfo, taken?: readonly Auth[]): fc.Arbitrary<Auth> {
   if (op.security.length === 0) return fc.constant('none');
-  // Every scheme the route allows is used ("API key or bearer token as the route allows").
-  return fc.constantFrom(...op.security);
+  // Every scheme the route takes is used ("API key or bearer token as the route allows").
+  const schemes = taken?.length ? op.security.filter((s) => taken.includes(s)) : op.security;
+  return fc.constantFrom(...(schemes.length ? schemes : op.security));
 }
 
 function queryOf(schemas: RequestSchemas, overrides: Record<string, fc.Arbitrary<string>> = {}) {
@@ -64,7 +67,11 @@ function queryOf(schemas: RequestSchemas, overrides: Record<string, fc.Arbitrary
   return fc.record(shape, { requiredKeys: required }) as fc.Arbitrary<Record<string, string>>;
 }
 
-function schemaDefault(schemas: RequestSchemas, overrides: Record<string, fc.Arbitrary<string>> = {}) {
+function schemaDefault(
+  schemas: RequestSchemas,
+  overrides: Record<string, fc.Arbitrary<string>> = {},
+  taken?: readonly Auth[],
+) {
   const { op } = schemas;
   const pathParams = fc.record(
     Object.fromEntries(
@@ -75,7 +82,7 @@ function schemaDefault(schemas: RequestSchemas, overrides: Record<string, fc.Arb
   ) as fc.Arbitrary<Record<string, string>>;
   const query = queryOf(schemas, overrides);
   const body = schemas.body ? validValue(schemas.body.schema) : fc.constant(undefined);
-  return fc.record({ auth: authOf(op), pathParams, query, body }).map(
+  return fc.record({ auth: authOf(op, taken), pathParams, query, body }).map(
     ({ auth, pathParams: p, query: q, body: b }): GeneratedRequest => ({
       operationId: op.operationId,
       auth,
@@ -158,8 +165,8 @@ const PLANS: Record<string, (facts: Facts) => OperationPlan> = {
     const page = fc.oneof(fc.constantFrom(last, last + 1), boundedInteger(1, last + 2)).map(String);
     return {
       ...plain('listCustomers'),
-      valid: schemaDefault(schemas, { page }),
-      base: schemaDefault(schemas, { page }),
+      valid: schemaDefault(schemas, { page }, facts.schemes),
+      base: schemaDefault(schemas, { page }, facts.schemes),
       expect: (req) =>
         typeof req.query.page === 'string' && Number(req.query.page) > last
           ? { kind: 'refusal', why: `page ${req.query.page} is beyond the last page ${last} (422)` }

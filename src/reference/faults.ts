@@ -213,7 +213,11 @@ const TABLE = [
     'PAG-13',
     'a negative or non-integer page (page=-1, page=abc, page=1.5) answers 200 with the first page',
   ),
-  fault('customers-refuse-bearer', 'PAG-14', 'GET /v1/customers refuses bearer tokens with 403'),
+  fault(
+    'customers-bearer-refused-404',
+    'PAG-14',
+    'GET /v1/customers answers a bearer token with 404, neither the page nor a 401/403 refusal',
+  ),
   // Error body
   fault('error-missing-message', 'ERR-01', 'error bodies have no `message`', RESHAPES.errorMissingMessage),
   fault('error-missing-handled', 'ERR-02', 'error bodies have no `handled`', RESHAPES.errorMissingHandled),

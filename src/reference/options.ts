@@ -81,6 +81,12 @@ export const CHOICES = {
     answers:
       '`bounded`: a blank name, or a name or tag over 200 characters, is 400; `any`: every string stored',
   },
+  'customers-auth': {
+    values: ['both', 'api-key'],
+    notShown:
+      'whether GET /v1/customers takes a bearer token ("API key or bearer token as the route allows"; the token\'s shown permissions name no customers)',
+    answers: '`both`: either scheme; `api-key`: a bearer token refused with 403 `FORBIDDEN`',
+  },
   'unknown-token-fields': {
     values: ['ignore', 'refuse'],
     notShown: 'fields of the token request beyond `client_id` and `client_secret`',

@@ -236,7 +236,7 @@ export const RULES: readonly Rule[] = [
     'customers-pagination',
     'MUST',
     'Endpoints / Main service',
-    'GET /v1/customers accepts a bearer token as well as an API key ("API key or bearer token").',
+    'GET /v1/customers answers a bearer token with the page where the route takes one, and refuses it with 401 or 403 and the error body where it does not ("API key or bearer token as the route allows").',
   ),
 
   // Error body

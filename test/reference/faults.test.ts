@@ -137,7 +137,7 @@ const PROBES: Record<string, Probe> = {
   'page-beyond-unhandled': async (s) => (await beyond(s)).handled === true,
   'page-size-20': async (s) => (await page(s, 1)).data.length === 50,
   'page-zero-500': async (s) => (await s.withKey(`${CUSTOMERS}?page=0`)).status === 400,
-  'customers-refuse-bearer': async (s) => (await s.withBearer(CUSTOMERS)).status === 200,
+  'customers-bearer-refused-404': async (s) => (await s.withBearer(CUSTOMERS)).status === 200,
   'error-missing-message': errorField('message', (v) => typeof v === 'string'),
   'error-missing-handled': errorField('handled', (v) => typeof v === 'boolean'),
   'status-code-mismatch': errorField('status_code', (v) => v === 404),

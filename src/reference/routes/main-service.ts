@@ -107,9 +107,11 @@ export const listCustomers: Handler = (ctx) => {
     apiKey: faults.has('api-key-refused-on-customers')
       ? new ApiError(401, 'UNAUTHORIZED', 'this route does not accept API keys')
       : 'accept',
-    bearer: faults.has('customers-refuse-bearer')
-      ? new ApiError(403, 'FORBIDDEN', 'this route accepts only an API key')
-      : 'accept',
+    bearer: faults.has('customers-bearer-refused-404')
+      ? new ApiError(404, 'NOT_FOUND', 'no such route for a bearer token')
+      : ctx.state.options.choices['customers-auth'] === 'api-key'
+        ? new ApiError(403, 'FORBIDDEN', 'this route accepts only an API key')
+        : 'accept',
     missing: 'credentials are required: an API key (x-api-key-id, x-api-key-secret) or a bearer token',
   });
   limitPrincipal(ctx, principal);

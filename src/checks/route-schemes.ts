@@ -1,0 +1,48 @@
+// Which schemes a route takes in this run. GET /v1/customers takes "API key or bearer token as the
+// route allows": the API key always (its shown permission, "administer customers (read, ...)"), a
+// bearer token only where the route allows it (the token's shown permissions name no customers).
+// CUSTOMERS_AUTH says it for a target; unset, it is learned with one request: a bearer token
+// refused with 401 or 403 and the error body is the route's choice. Any other answer counts as
+// taken, so the checks that use the token judge it: detection never hides a failure.
+import type { ApiClient, ApiResponse } from '../client/index.ts';
+import type { TargetConfig } from '../config/index.ts';
+import { validateErrorBody } from '../contract/index.ts';
+import type { CheckContext } from './define.ts';
+
+export type SchemeUse = { taken: true; how: string } | { taken: false; how: string; refusal: ApiResponse };
+
+const ROUTE = 'GET /v1/customers';
+const ALLOWS = 'the spec: "API key or bearer token as the route allows"';
+
+/** Whether an answer is a proper refusal of a scheme the route does not take: 401/403 and the error body. */
+export function isSchemeRefusal(res: ApiResponse): boolean {
+  return (res.status === 401 || res.status === 403) && res.isJson && validateErrorBody(res.body).valid;
+}
+
+/** Whether GET /v1/customers takes a bearer token in this run, and how that was known. */
+export async function customersBearer(client: ApiClient, config: TargetConfig): Promise<SchemeUse> {
+  if (config.customersAuth === 'both') return { taken: true, how: 'CUSTOMERS_AUTH=both' };
+  const res = await client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'bearer' });
+  if (config.customersAuth === 'api-key') {
+    return { taken: false, how: `CUSTOMERS_AUTH=api-key (${ALLOWS})`, refusal: res };
+  }
+  if (isSchemeRefusal(res)) {
+    return {
+      taken: false,
+      how: `${ROUTE} refused the bearer token with ${res.status} and the error body, a choice the route may make (${ALLOWS})`,
+      refusal: res,
+    };
+  }
+  return { taken: true, how: `${ROUTE} answered the bearer token with ${res.status}` };
+}
+
+/**
+ * For a check of a route's bearer token: ends it as skipped, with how it is known, where the route
+ * takes no bearer token in this run (only GET /v1/customers may: "as the route allows").
+ */
+export async function skipUnlessBearerTaken(t: CheckContext, operationId: string): Promise<void> {
+  if (operationId !== 'listCustomers') return;
+  // A client of its own: the check's token requests are what some checks count.
+  const use = await customersBearer(t.newClient(), t.config);
+  if (!use.taken) t.skip(`not this route's scheme here: ${use.how}`);
+}
