@@ -1,9 +1,10 @@
 // Which schemes a route takes in this run. GET /v1/customers takes "API key or bearer token as the
 // route allows": the API key always (its shown permission, "administer customers (read, ...)"), a
 // bearer token only where the route allows it (the token's shown permissions name no customers).
-// CUSTOMERS_AUTH says it for a target; unset, it is learned with one request: a bearer token
-// refused with 401 or 403 and the error body is the route's choice. Any other answer counts as
-// taken, so the checks that use the token judge it: detection never hides a failure.
+// CUSTOMERS_AUTH says it for a target; unset, it is learned: a bearer token refused with 401 or
+// 403 and the error body, while GET /v1/user/me (bearer only) takes the same token, is the route's
+// choice. Any other answer counts as taken, so the checks that use the token judge it: detection
+// never hides a failure (a server refusing every Bearer header fails BEA-ACCEPT here too).
 import type { ApiClient, ApiResponse } from '../client/index.ts';
 import type { TargetConfig } from '../config/index.ts';
 import { validateErrorBody } from '../contract/index.ts';
@@ -26,7 +27,12 @@ export async function customersBearer(client: ApiClient, config: TargetConfig): 
   if (config.customersAuth === 'api-key') {
     return { taken: false, how: `CUSTOMERS_AUTH=api-key (${ALLOWS})`, refusal: res };
   }
-  if (isSchemeRefusal(res)) {
+  // Refused here but taken by a bearer-only route: the route's choice. Refused there too, the token
+  // or the scheme is what is broken, which no route may choose: the checks judge it.
+  const me = isSchemeRefusal(res)
+    ? await client.request({ service: 'main', method: 'GET', path: 'v1/user/me', auth: 'bearer' })
+    : undefined;
+  if (me?.status === 200) {
     return {
       taken: false,
       how: `${ROUTE} refused the bearer token with ${res.status} and the error body, a choice the route may make (${ALLOWS})`,

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { type Dispatcher, request } from 'undici';
 import { allowedOrigin } from '../../common/origin.ts';
 import { TransportError, toTransportError } from './errors.ts';
+import { parseExactJson } from './exact-json.ts';
 import type { OutgoingRequest } from './outgoing.ts';
 import type { ApiResponse } from './types.ts';
 
@@ -51,7 +52,8 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number, ou
 function parseJson(text: string): { body: unknown; isJson: boolean } {
   if (text.trim() === '') return { body: undefined, isJson: false };
   try {
-    return { body: JSON.parse(text), isJson: true };
+    // Without loss: an int64 beyond 2^53 stays exact (a bigint), as ids must be to be asked for again.
+    return { body: parseExactJson(text), isJson: true };
   } catch {
     return { body: undefined, isJson: false };
   }
