@@ -3,6 +3,7 @@
 // parsed out of vitest's message. The values are written whole: check() redacts the failure before
 // any sink cuts it.
 import { expect as vitestExpect } from 'vitest';
+import { exactJsonText } from '../client/exact-json.ts';
 import { CheckFailed } from './failure.ts';
 
 /** A value as a failure shows it: strings and objects as JSON (whole), the rest as written. */
@@ -11,7 +12,7 @@ export function shownValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
     return String(value);
   try {
-    return JSON.stringify(value) ?? String(value);
+    return exactJsonText(value) ?? String(value);
   } catch {
     return String(value);
   }

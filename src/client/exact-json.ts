@@ -192,3 +192,20 @@ class Reader {
     return numberOf(t.slice(start, this.at));
   }
 }
+
+/** JSON text of a value read by parseExactJson: its bigints written as the integers they are. */
+export function exactJsonText(value: unknown): string | undefined {
+  const marks: string[] = [];
+  // A mark no text of the target's can hold: it cannot guess this run's tag.
+  const tag = Math.random().toString(36).slice(2, 12);
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v !== 'bigint') return v;
+    marks.push(v.toString());
+    return `exact-integer-${tag}-${marks.length - 1}`;
+  });
+  if (marks.length === 0 || text === undefined) return text;
+  return text.replace(
+    new RegExp(`"exact-integer-${tag}-(\\d+)"`, 'g'),
+    (_m, i: string) => marks[Number(i)] ?? '0',
+  );
+}

@@ -4,6 +4,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isJsonMediaType } from '../../common/media-type.ts';
+import { exactJsonText } from '../client/exact-json.ts';
 import {
   isObject,
   loadDocument,
@@ -53,7 +54,7 @@ function validatorAt(service: Service, pointer: string): ValidateFunction {
  * sinks cut it after redaction (src/checks/failure.ts).
  */
 function shown(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  return exactJsonText(value) ?? String(value);
 }
 
 // ajv gives the offending value only in verbose mode; looking it up costs nothing when valid.
@@ -84,14 +85,13 @@ const INT64_MIN = -(2n ** 63n);
 
 /**
  * The body as ajv can judge it, int64 on the exact value: an exact integer (a bigint, from the
- * client's lossless reader) within int64 becomes its double (still an integer, and within the
- * bounds ajv's int64 format compares); one beyond int64 becomes a double no int64 check passes
- * (2^63 + 1 would round to 2^63, which ajv's bound, a double too, lets through).
+ * client's lossless reader) within int64 becomes its double (still an integer); one beyond int64
+ * becomes 0.5, which no integer schema takes (2^63 would round to a double that looks in range).
  */
 function judgeable(value: unknown): unknown {
   if (typeof value === 'bigint') {
-    if (value > INT64_MAX) return Number.MAX_VALUE;
-    if (value < INT64_MIN) return -Number.MAX_VALUE;
+    // Beyond int64: no integer (ajv-formats checks no int64 bound of its own).
+    if (value > INT64_MAX || value < INT64_MIN) return 0.5;
     return Number(value);
   }
   if (Array.isArray(value)) return value.map(judgeable);

@@ -22,8 +22,14 @@ export async function startForwardingProxy(
   hooks: {
     onRequest?: (seen: ProxiedRequest) => void;
     onAnswer?: (seen: ProxiedRequest) => void;
+    /** The path (and query) to ask upstream instead of the one asked. */
+    upstreamPath?: (seen: ProxiedRequest) => string;
     /** Rewrites an answer's body (read whole); its Content-Length follows. */
-    rewrite?: (body: string, status: number, seen: ProxiedRequest) => string;
+    rewrite?: (
+      body: string,
+      status: number,
+      seen: ProxiedRequest,
+    ) => string | { status: number; body: string };
   } = {},
 ): Promise<ForwardingProxy> {
   const upstream = new URL(upstreamBase);
@@ -44,7 +50,7 @@ export async function startForwardingProxy(
           host: upstream.hostname,
           port: upstream.port,
           method: req.method,
-          path: req.url,
+          path: hooks.upstreamPath?.(seen) ?? req.url,
           headers: req.headers,
         },
         (answer) => {
@@ -58,9 +64,11 @@ export async function startForwardingProxy(
           const parts: Buffer[] = [];
           answer.on('data', (c: Buffer) => parts.push(c));
           answer.on('end', () => {
-            const text = rewrite(Buffer.concat(parts).toString(), answer.statusCode ?? 502, seen);
+            const status = answer.statusCode ?? 502;
+            const out = rewrite(Buffer.concat(parts).toString(), status, seen);
+            const { status: to, body: text } = typeof out === 'string' ? { status, body: out } : out;
             const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
-            res.writeHead(answer.statusCode ?? 502, {
+            res.writeHead(to, {
               ...headers,
               'content-length': Buffer.byteLength(text),
             });
