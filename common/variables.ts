@@ -181,7 +181,7 @@ export const VARIABLES: readonly Variable[] = [
     name: 'CUSTOMERS_AUTH',
     key: 'customersAuth',
     required: 'no',
-    defaultNote: 'detected: a bearer token refused with 401/403 and the error body is the route\'s choice',
+    defaultNote: "detected: a bearer token refused with 401/403 and the error body is the route's choice",
     secret: false,
     envFile: true,
     k6: false,

@@ -14,7 +14,7 @@ import {
   TransportError,
 } from '../client/index.ts';
 import { type GuardedAction, guard, secretValues, type TargetConfig } from '../config/index.ts';
-import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
+import { type Area, failsTheRun, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
 import { areaOfTags, areaTag } from '../rules/tags.ts';
 import { ensure, failedResponseOf } from './assertions.ts';
 import { type ControlClient, controlOf } from './control.ts';
@@ -229,11 +229,12 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         // Redacted as a value, before anything cuts, joins or prints it.
         const failed = recorder.redact(withRule(failureOf(error), spec.rules));
         meta.failure = failed;
-        if (level === 'SHOULD' && !config.strict) {
-          // Reported as a non-strict failure; only CONFORMANCE_STRICT=1 makes it fail the run.
+        if (!failsTheRun(level, config.strict)) {
+          // Reported apart: a SHOULD only CONFORMANCE_STRICT=1 makes fail the run, advice never.
           meta.softFailure = reasonOf(failed);
+          const kind = level === 'ADVICE' ? 'advice, not the spec' : 'non-strict failure (SHOULD)';
           await ctx.annotate(
-            `non-strict failure (SHOULD): ${terminalText(meta.softFailure, { max: CONSOLE_FAILURE_CAP })}`,
+            `${kind}: ${terminalText(meta.softFailure, { max: CONSOLE_FAILURE_CAP })}`,
             'warning',
           );
           return;

@@ -13,7 +13,7 @@ import { isJsonMediaType } from '../../common/media-type.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type OperationInfo, operations, validateErrorBody, validateResponse } from '../contract/index.ts';
-import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
+import { type Area, failsTheRun, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
 import { serverFailureOf } from './server-failure.ts';
 
 export interface SeenExchange {
@@ -304,8 +304,15 @@ const INVARIANTS: readonly Invariant[] = [
       ? ''
       : `path ${JSON.stringify(body.path)} does not name ${at.route}`,
   ),
-  onErrorBody('INV-ERROR-ERRORS', 'errors is an array on every error body', 'ERR-06', (body) =>
-    Array.isArray(body.errors) ? '' : `errors is ${JSON.stringify(body.errors) ?? 'absent'}`,
+  onErrorBody(
+    'INV-ERROR-ERRORS',
+    'errors, where an error body carries it, is an array of strings',
+    'ERR-06',
+    (body) =>
+      body.errors === undefined ||
+      (Array.isArray(body.errors) && body.errors.every((m) => typeof m === 'string'))
+        ? ''
+        : `errors is ${JSON.stringify(body.errors)}, not an array of strings`,
   ),
   // Paged envelopes, on every page any check read
   {
@@ -550,7 +557,7 @@ export function invariantResults(
       rules: v.rules,
       level: v.level,
       status: v.status,
-      ...(v.status === 'failed' && v.level === 'SHOULD' && !strict ? { nonStrict: true } : {}),
+      ...(v.status === 'failed' && !failsTheRun(v.level, strict) ? { nonStrict: true } : {}),
       ...(v.reason !== undefined ? { reason: v.reason } : {}),
       ...(v.breaches.length ? { failedExchange: 0 } : {}),
       durationMs: 0,

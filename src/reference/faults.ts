@@ -241,7 +241,12 @@ const TABLE = [
     RESHAPES.timestampNotIso,
   ),
   fault('error-path-wrong', 'ERR-05', 'path is always "/"', RESHAPES.errorPathWrong),
-  fault('errors-field-missing', 'ERR-06', 'error bodies have no `errors` array', RESHAPES.errorsFieldMissing),
+  fault(
+    'errors-field-not-strings',
+    'ERR-06',
+    'error bodies carry `errors` as a string, not an array of strings',
+    RESHAPES.errorsFieldNotStrings,
+  ),
   fault(
     'error-text-plain',
     'ERR-07',

@@ -87,6 +87,13 @@ export const CHOICES = {
       'whether GET /v1/customers takes a bearer token ("API key or bearer token as the route allows"; the token\'s shown permissions name no customers)',
     answers: '`both`: either scheme; `api-key`: a bearer token refused with 403 `FORBIDDEN`',
   },
+  'errors-field': {
+    values: ['always', 'several-only'],
+    notShown:
+      'whether an error body with one message carries `errors` (the spec: "filled when the error has several messages"; only `message` is "always present")',
+    answers:
+      '`always`: `errors` on every error body (empty with one message); `several-only`: only when it lists messages (and on the 422 beyond the last page, where the spec shows it empty)',
+  },
   'unknown-token-fields': {
     values: ['ignore', 'refuse'],
     notShown: 'fields of the token request beyond `client_id` and `client_secret`',

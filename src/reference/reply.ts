@@ -19,6 +19,8 @@ export interface ErrorContext {
   requestId: string;
   path: string;
   now: number;
+  /** The errors-field choice: `several-only` writes `errors` only when there are messages to list. */
+  errorsField?: 'always' | 'several-only';
 }
 
 /** The spec's error body for an error (the error-body faults reshape it later, as data). */
@@ -35,6 +37,9 @@ export function errorReply(error: ApiError, ctx: ErrorContext): Reply {
     handled: error.options.handled ?? true,
     errors: error.options.errors ?? [],
   };
+  // "errors: filled when the error has several messages": absent otherwise, where the error does
+  // not name it (the 422 beyond the last page does: "errors is an empty array").
+  if (ctx.errorsField === 'several-only' && error.options.errors === undefined) delete body.errors;
   return { status: error.status, headers, json: body };
 }
 

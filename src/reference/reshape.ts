@@ -201,8 +201,8 @@ export const RESHAPES = {
   errorPathWrong: errorBody((body) => {
     body.path = '/';
   }),
-  errorsFieldMissing: errorBody((body) => {
-    delete body.errors;
+  errorsFieldNotStrings: errorBody((body) => {
+    body.errors = 'see message';
   }),
   userMeArray: onRoute('GET /api/v1/user/me', (reply) => ({ ...reply, json: [reply.json] })),
   flagsHtml: onRoute('GET /api/v1/feature-flags', (reply, original) => {

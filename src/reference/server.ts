@@ -135,7 +135,12 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
         // A bug of the server, never the client's doing: say so where the operator sees it.
         process.stderr.write(`reference server: internal error on ${req.method} ${path}: ${String(error)}\n`);
       }
-      reply = errorReply(apiError, { requestId, path, now: state.now() });
+      reply = errorReply(apiError, {
+        requestId,
+        path,
+        now: state.now(),
+        errorsField: state.options.choices['errors-field'],
+      });
     }
     // The faults that are data reshape the correct answer here, once (src/reference/reshape.ts).
     reply = state.faults.reshape(reply, matched.route);

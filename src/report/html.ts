@@ -144,13 +144,13 @@ function ruleMap(results: ConformanceResults): string {
 }
 
 function totalsHtml(results: ConformanceResults): string {
-  const { checks, rules, mustFailures, shouldFailures } = results.totals;
+  const { checks, rules, mustFailures, shouldFailures, adviceFailures } = results.totals;
   const n = (value: number, label: string, cls: string, key: string) =>
     `<span class="n text-status ${cls}" data-total="${key}">${value}<small>${label}</small></span>`;
   return `<section class="totals">
 <div class="card"><h3>Checks</h3>${n(checks.passed, 'passed', 'passed', 'checks-passed')}${n(checks.failed, 'failed', 'failed', 'checks-failed')}${n(checks.nonStrict, 'of them SHOULD (non-strict)', 'skipped', 'checks-non-strict')}${n(checks.skipped, 'skipped', 'skipped', 'checks-skipped')}</div>
 <div class="card"><h3>Rules</h3>${n(rules.passed, 'passed', 'passed', 'rules-passed')}${n(rules.failed, 'failed', 'failed', 'rules-failed')}${n(rules.skipped, 'skipped', 'skipped', 'rules-skipped')}${n(rules.uncovered, 'uncovered', 'uncovered', 'rules-uncovered')}</div>
-<div class="card"><h3>Failures by level</h3>${n(mustFailures, 'MUST', 'failed', 'must-failures')}${n(shouldFailures, results.strict ? 'SHOULD (strict)' : 'SHOULD (non-strict)', 'skipped', 'should-failures')}</div>
+<div class="card"><h3>Failures by level</h3>${n(mustFailures, 'MUST', 'failed', 'must-failures')}${n(shouldFailures, results.strict ? 'SHOULD (strict)' : 'SHOULD (non-strict)', 'skipped', 'should-failures')}${n(adviceFailures, 'advice (not the spec)', 'skipped', 'advice-failures')}</div>
 </section>`;
 }
 

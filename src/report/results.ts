@@ -57,7 +57,8 @@ function ruleResult(rule: Rule, input: ResultsInput): RuleResult {
     area: rule.area,
     level: rule.level,
     text: rule.text,
-    section: rule.section,
+    // Advice names where it comes from: never read as the spec's own words.
+    section: rule.source ? `${rule.section}; advice, not the spec: ${rule.source}` : rule.section,
     checks: covering.map((c) => c.id),
   };
   if (covering.length) return { ...base, status: statusOf(covering) };
@@ -105,6 +106,7 @@ export function totalsOf(checks: readonly CheckResult[], rules: readonly RuleRes
     },
     mustFailures: failed.filter((c) => c.level === 'MUST').length,
     shouldFailures: failed.filter((c) => c.level === 'SHOULD').length,
+    adviceFailures: failed.filter((c) => c.level === 'ADVICE').length,
   };
 }
 

@@ -99,7 +99,8 @@ export function renderSummary(results: ConformanceResults): string {
 
   const failedRules = rules.filter((r) => r.status === 'failed');
   const hard = failedRules.filter((r) => failingChecksOf(r, checks).some((c) => !c.nonStrict));
-  const soft = failedRules.filter((r) => !hard.includes(r));
+  const soft = failedRules.filter((r) => !hard.includes(r) && r.level !== 'ADVICE');
+  const advice = failedRules.filter((r) => !hard.includes(r) && r.level === 'ADVICE');
   if (hard.length) {
     out.push('', '## Failing rules', '');
     for (const r of hard) out.push(...ruleBlock(r, checks));
@@ -107,6 +108,14 @@ export function renderSummary(results: ConformanceResults): string {
   if (soft.length) {
     out.push('', '## SHOULD failures (non-strict: they fail the run only with CONFORMANCE_STRICT=1)', '');
     for (const r of soft) out.push(...ruleBlock(r, checks));
+  }
+  if (advice.length) {
+    out.push(
+      '',
+      '## Advice not followed (conventions the spec does not state; never a failure of the run)',
+      '',
+    );
+    for (const r of advice) out.push(...ruleBlock(r, checks));
   }
 
   if (results.history) {

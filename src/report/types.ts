@@ -50,6 +50,8 @@ export interface Totals {
   rules: { passed: number; failed: number; skipped: number; uncovered: number };
   mustFailures: number;
   shouldFailures: number;
+  /** Failed advice (a convention the spec does not state): reported apart, never failing the run. */
+  adviceFailures: number;
 }
 
 /** A check whose status differs from the previous run's. */

@@ -1,8 +1,11 @@
 // The spec's rules, each with a stable id. Ids never change meaning once published: reports,
 // fault tables and CI history refer to them. Add new rules with new ids; retire, never reuse.
 //
-// MUST: the spec shows it. SHOULD: a convention the spec leaves open (a failed SHOULD is reported
-// as non-strict and fails the run only with CONFORMANCE_STRICT=1).
+// A level comes from the spec's words. MUST: the spec states it. SHOULD: the spec recommends it (a
+// failed SHOULD is reported as non-strict and fails the run only with CONFORMANCE_STRICT=1; the
+// spec states no recommendation of its own today, so no rule is SHOULD). ADVICE: what the spec
+// does not state, from another standard or a convention named in `source`: reported apart,
+// never failing a run, strict or not.
 
 export const AREAS = [
   'auth-token',
@@ -20,7 +23,7 @@ export const AREAS = [
 ] as const;
 
 export type Area = (typeof AREAS)[number];
-export type RuleLevel = 'MUST' | 'SHOULD';
+export type RuleLevel = 'MUST' | 'SHOULD' | 'ADVICE';
 
 export interface Rule {
   readonly id: string;
@@ -36,6 +39,8 @@ export interface Rule {
    */
   readonly scope?: 'client';
   readonly verifiedBy?: string;
+  /** ADVICE only: the standard or convention it comes from (the spec does not state it). */
+  readonly source?: string;
 }
 
 const rule = (
@@ -44,7 +49,7 @@ const rule = (
   level: RuleLevel,
   section: string,
   text: string,
-  extra: Pick<Rule, 'scope' | 'verifiedBy'> = {},
+  extra: Pick<Rule, 'scope' | 'verifiedBy' | 'source'> = {},
 ): Rule => ({ id, area, level, section, text, ...extra });
 
 export const RULES: readonly Rule[] = [
@@ -220,16 +225,21 @@ export const RULES: readonly Rule[] = [
   rule(
     'PAG-12',
     'customers-pagination',
-    'SHOULD',
+    'ADVICE',
     'Limits',
     'The default page size is 50 items (the spec allows it to differ per route).',
+    { source: 'the spec\'s Limits: 50 items, which "may differ per route"' },
   ),
   rule(
     'PAG-13',
     'customers-pagination',
-    'SHOULD',
+    'ADVICE',
     'Limits (page is an integer page number)',
     'A page of 0, a negative page or a non-integer page is refused with a 4xx and the error body (which 4xx is not shown; a 5xx breaks GNR-01, a MUST).',
+    {
+      source:
+        'RFC 9110 §15.5 (a request the server will not process because of a client error is answered 4xx)',
+    },
   ),
   rule(
     'PAG-14',
@@ -260,9 +270,9 @@ export const RULES: readonly Rule[] = [
   rule(
     'ERR-06',
     'errors',
-    'SHOULD',
-    'Error body',
-    'errors is present on every error body, as an array (empty when there is a single message).',
+    'MUST',
+    'Error body ("errors | array of string | filled when the error has several messages")',
+    'errors, where an error body carries it, is an array of strings; it may be absent when the error has one message (only message is "always present").',
   ),
   rule(
     'ERR-07',
@@ -360,9 +370,10 @@ export const RULES: readonly Rule[] = [
   rule(
     'RATE-01',
     'rate-limit',
-    'SHOULD',
+    'ADVICE',
     'Limits (a rate limiter exists)',
     'A caller over the limit is answered 429 Too Many Requests.',
+    { source: 'RFC 6585 §4 (429 Too Many Requests)' },
   ),
   rule(
     'RATE-02',
@@ -374,16 +385,18 @@ export const RULES: readonly Rule[] = [
   rule(
     'RATE-03',
     'rate-limit',
-    'SHOULD',
+    'ADVICE',
     'Limits (convention)',
     'A 429 carries Retry-After (seconds or an HTTP date).',
+    { source: 'RFC 6585 §4 and RFC 9110 §10.2.3 (Retry-After)' },
   ),
   rule(
     'RATE-04',
     'rate-limit',
-    'SHOULD',
+    'ADVICE',
     'Limits (convention)',
     'A request sent after waiting Retry-After succeeds.',
+    { source: 'RFC 9110 §10.2.3 (Retry-After: how long to wait before a follow-up request)' },
   ),
 
   // Pets (demo interface)
@@ -435,16 +448,18 @@ export const RULES: readonly Rule[] = [
   rule(
     'PET-10',
     'pets',
-    'SHOULD',
+    'ADVICE',
     'Versioning (showPetById is deprecated)',
     'GET /pets/{petId} announces its deprecation (a Deprecation header).',
+    { source: 'RFC 9745 (the Deprecation header field)' },
   ),
   rule(
     'PET-11',
     'pets',
-    'SHOULD',
+    'ADVICE',
     'Demo pet interface (convention)',
     'GET /pets/{petId} for an unknown id answers 404.',
+    { source: 'RFC 9110 §15.5.5 (404 Not Found)' },
   ),
   rule(
     'PET-12',
@@ -497,11 +512,18 @@ export const RULES: readonly Rule[] = [
 const byId = new Map(RULES.map((r) => [r.id, r]));
 
 /**
- * The level of a check from the rules it names: SHOULD only when every one of them is SHOULD. A
- * check naming no rule is MUST, so a failure of it can never pass quietly.
+ * The level of a check from the rules it names: its strongest (MUST, then SHOULD, then ADVICE). A
+ * check naming no rule, or an unknown one, is MUST, so a failure of it can never pass quietly.
  */
 export function levelOfRules(rules: readonly string[]): RuleLevel {
-  return rules.length > 0 && rules.every((id) => findRule(id)?.level === 'SHOULD') ? 'SHOULD' : 'MUST';
+  const levels = rules.map((id) => findRule(id)?.level ?? 'MUST');
+  if (levels.length === 0 || levels.includes('MUST')) return 'MUST';
+  return levels.includes('SHOULD') ? 'SHOULD' : 'ADVICE';
+}
+
+/** Whether a failure at this level fails the run: MUST always, SHOULD when strict, ADVICE never. */
+export function failsTheRun(level: RuleLevel, strict: boolean): boolean {
+  return level === 'MUST' || (level === 'SHOULD' && strict);
 }
 
 export function findRule(id: string): Rule | undefined {

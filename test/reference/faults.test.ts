@@ -149,7 +149,10 @@ const PROBES: Record<string, Probe> = {
   },
   'timestamp-not-iso': errorField('timestamp', (v) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)),
   'error-path-wrong': errorField('path', (v) => v === '/api/v1/nothing-here'),
-  'errors-field-missing': errorField('errors', Array.isArray),
+  'errors-field-not-strings': errorField(
+    'errors',
+    (v) => Array.isArray(v) && v.every((m) => typeof m === 'string'),
+  ),
   'error-text-plain': async (s) => isJson(await notFound(s)),
   'user-me-array': async (s) => {
     const body = (await s.withBearer(ME)).json;

@@ -34,7 +34,7 @@ describe('faults as data', () => {
         'status-code-mismatch',
         'timestamp-not-iso',
         'error-path-wrong',
-        'errors-field-missing',
+        'errors-field-not-strings',
         'error-text-plain',
         'token-missing-access-token',
         'user-me-array',
@@ -144,8 +144,8 @@ describe('faults as data', () => {
       expect(answer.status).toBe(404);
       expect(answer.headers['content-type']).toMatch(/^text\/plain/);
       const body = JSON.parse(answer.text) as Record<string, unknown>;
-      expect(Object.keys(body).sort()).toEqual(['code', 'id', 'path', 'status_code', 'timestamp']);
-      expect(body).toMatchObject({ code: 'NOT_FOUND', path: '/', status_code: 400 });
+      expect(Object.keys(body).sort()).toEqual(['code', 'errors', 'id', 'path', 'status_code', 'timestamp']);
+      expect(body).toMatchObject({ code: 'NOT_FOUND', path: '/', status_code: 400, errors: 'see message' });
       expect(body.timestamp).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
     });
   });

@@ -36,9 +36,9 @@ describe('summary.md', () => {
     expect(md).toContain('| checks | 3 | 3 | 1 | 1 | |');
   });
 
-  it('puts failing rules first with their reasons, SHOULD failures apart, then skipped checks with why', () => {
+  it('puts failing rules first with their reasons, advice not followed apart, then skipped checks with why', () => {
     const failing = md.indexOf('## Failing rules');
-    const should = md.indexOf('## SHOULD failures');
+    const should = md.indexOf('## Advice not followed');
     const skipped = md.indexOf('## Skipped checks');
     const areas = md.indexOf('## Rules by area');
     expect(failing).toBeGreaterThan(0);

@@ -153,7 +153,7 @@ describe('ConformanceReporter in a vitest run', () => {
     expect(byId.get('FX-SHOWING')).toMatchObject({ status: 'failed', level: 'MUST', rules: ['PAG-03'] });
     expect(byId.get('FX-SHOWING')?.reason).toContain('showing_items equals the items of the page');
     expect(byId.get('FX-SHOWING')?.exchanges[0]).toMatchObject({ method: 'GET', status: 200 });
-    expect(byId.get('FX-MALFORMED')).toMatchObject({ status: 'failed', nonStrict: true, level: 'SHOULD' });
+    expect(byId.get('FX-MALFORMED')).toMatchObject({ status: 'failed', nonStrict: true, level: 'ADVICE' });
     expect(byId.get('FX-WINDOW')?.status).toBe('skipped');
     expect(byId.get('FX-WINDOW')?.reason).toContain('control API');
     expect(first.results.target).toEqual({

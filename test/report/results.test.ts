@@ -23,10 +23,11 @@ const ruleStatus = (r: ConformanceResults, id: string) => r.rules.find((x) => x.
 describe('buildResults', () => {
   const results = fixtureResults();
 
-  it('counts checks and tells MUST from SHOULD failures', () => {
+  it('counts checks and tells MUST failures from SHOULD ones and advice', () => {
     expect(results.totals.checks).toEqual({ passed: 3, failed: 3, nonStrict: 1, skipped: 1 });
     expect(results.totals.mustFailures).toBe(2);
-    expect(results.totals.shouldFailures).toBe(1);
+    expect(results.totals.shouldFailures).toBe(0);
+    expect(results.totals.adviceFailures).toBe(1);
     expect(results.durationMs).toBe(42_500);
     expect(results.startedAt).toBe('2026-01-05T10:00:00.000Z');
   });

@@ -2,17 +2,27 @@
 // names no rule; two namesRoute decoded differently).
 import { describe, expect, it } from 'vitest';
 import { namesRoute } from '../../src/checks/invariants.ts';
-import { levelOfRules } from '../../src/rules/catalogue.ts';
+import { failsTheRun, levelOfRules, RULES } from '../../src/rules/catalogue.ts';
 import { filesMatching } from '../support/sources.ts';
 
 const SUITE = ['src', 'load', 'common', 'suites'];
 
 describe('the level of a check from its rules', () => {
-  it('is SHOULD only when every rule is SHOULD, and MUST for a check that names none', () => {
+  it('is the strongest of its rules, and MUST for a check that names none or an unknown one', () => {
     expect(levelOfRules([])).toBe('MUST');
     expect(levelOfRules(['PAG-01'])).toBe('MUST');
-    expect(levelOfRules(['PAG-12', 'PAG-13'])).toBe('SHOULD');
+    expect(levelOfRules(['PAG-12', 'PAG-13'])).toBe('ADVICE');
     expect(levelOfRules(['PAG-12', 'PAG-01'])).toBe('MUST');
+    expect(levelOfRules(['NO-SUCH-RULE'])).toBe('MUST');
+  });
+
+  it('fails the run: MUST always, SHOULD only when strict, advice never', () => {
+    expect([failsTheRun('MUST', false), failsTheRun('SHOULD', false), failsTheRun('SHOULD', true)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect([failsTheRun('ADVICE', false), failsTheRun('ADVICE', true)]).toEqual([false, false]);
   });
 
   it('is defined once', () => {
@@ -48,5 +58,19 @@ describe('the interrupted exit codes', () => {
         'common/exit-codes.ts',
       ).filter((path) => !path.startsWith('src/reference/')),
     ).toEqual([]);
+  });
+});
+
+describe("levels from the spec's words", () => {
+  it('every advice names its source, and no MUST or SHOULD carries one', () => {
+    for (const rule of RULES) {
+      if (rule.level === 'ADVICE') expect(rule.source, rule.id).toMatch(/\w{4,}/);
+      else expect(rule.source, rule.id).toBeUndefined();
+    }
+    expect(
+      RULES.filter((r) => r.level === 'ADVICE')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['PAG-12', 'PAG-13', 'PET-10', 'PET-11', 'RATE-01', 'RATE-03', 'RATE-04'].sort());
   });
 });

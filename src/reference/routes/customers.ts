@@ -48,6 +48,8 @@ function beyondLastPage(pageText: string, totalPages: number): ApiError {
     422,
     'VALIDATION_ERROR',
     `page ${pageText} is greater than the maximum page ${totalPages}`,
+    // The spec: "errors is an empty array" on this one, whatever the errors-field choice.
+    { errors: [] },
   );
 }
 
