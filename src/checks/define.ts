@@ -2,6 +2,7 @@
 // gives it a recording client, turns unmet needs into skips with a reason (never a silent pass),
 // and hands the reporter everything through the test's meta.
 import { describe, inject, type TestContext, TestRunner, test } from 'vitest';
+import { isJsonMediaType } from '../../common/media-type.ts';
 import { terminalText } from '../../common/safe-text.ts';
 import {
   type ApiClient,
@@ -73,6 +74,35 @@ export function targetOf(area: Area, file?: string): TargetConfig {
  */
 export function area(name: Area, body: () => void): void {
   describe.concurrent(name, { tags: [areaTag(name)] }, body);
+}
+
+/**
+ * The suite's own error only where the target gave nothing odd to trip over: a check that crashed
+ * on an answer that was no well-formed JSON answer (a 5xx, a redirect, a cut or non-JSON body, no
+ * answer at all) was undone by the target, and fails as the target's failure, saying so.
+ */
+function ownedFailure(failure: CheckFailure, exchanges: readonly RecordedExchange[]): CheckFailure {
+  if (failure.kind !== 'suite-error') return failure;
+  const odd = exchanges.find((e) => !wellFormed(e));
+  if (!odd) return failure;
+  const { kind: _kind, ...rest } = failure;
+  return {
+    ...rest,
+    message: `the target's answer could not be read (${odd.method} ${pathOf(odd.url)} -> ${odd.status ?? odd.error ?? 'no answer'}): ${failure.message.replace(/^the suite's own error, not the target's: /, '')}`,
+  };
+}
+
+function wellFormed(e: RecordedExchange): boolean {
+  if (e.status === undefined || e.status >= 500 || (e.status >= 300 && e.status < 400)) return false;
+  const body = e.responseBody ?? '';
+  if (body === '') return true;
+  if (!isJsonMediaType(e.responseHeaders?.['content-type'])) return false;
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Not SyntaxError or RangeError: JSON.parse and Date on the target's text throw those, and such a
@@ -227,7 +257,9 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         if (skipping) throw error;
         failure = { about: failedResponseOf(error) };
         // Redacted as a value, before anything cuts, joins or prints it.
-        const failed = recorder.redact(withRule(failureOf(error), spec.rules));
+        const failed = recorder.redact(
+          withRule(ownedFailure(failureOf(error), [...attached, ...recorder.exchanges()]), spec.rules),
+        );
         meta.failure = failed;
         if (!failsTheRun(level, config.strict)) {
           // Reported apart: a SHOULD only CONFORMANCE_STRICT=1 makes fail the run, advice never.
