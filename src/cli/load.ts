@@ -21,7 +21,7 @@ import {
   resolveTarget,
   secretValues,
 } from '../config/index.ts';
-import { LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
+import { envArgs, LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
 import {
   dashboardEnvironment,
   k6RunOptions,
@@ -94,7 +94,9 @@ async function main(): Promise<void> {
     script.control &&
     !isProduction(settings) &&
     (settings.target === 'local' || settings.controlUrl !== undefined);
-  const problem = planProblem(args.script, process.env, controlAvailable, profile);
+  // The environment k6 will read: --env values over .env and the environment.
+  const planEnv = { ...process.env, ...envArgs(args.k6Args) };
+  const problem = planProblem(args.script, planEnv, controlAvailable, profile);
   if (problem) fail(`refusing to run ${args.script}: ${problem}`);
 
   const k6 = findK6();
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
   if (settings.target === 'local') {
     let plan: ReturnType<typeof localServerPlan>;
     try {
-      plan = localServerPlan(args.script, process.env, profile);
+      plan = localServerPlan(args.script, planEnv, profile);
     } catch (error) {
       fail(firstLine(error));
     }
