@@ -21,7 +21,7 @@ import {
   resolveTarget,
   secretValues,
 } from '../config/index.ts';
-import { LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
+import { envArgs, LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
 import {
   dashboardEnvironment,
   k6RunOptions,
@@ -94,7 +94,9 @@ async function main(): Promise<void> {
     script.control &&
     !isProduction(settings) &&
     (settings.target === 'local' || settings.controlUrl !== undefined);
-  const problem = planProblem(args.script, process.env, controlAvailable, profile);
+  // The environment k6 will read: --env values over .env and the environment.
+  const planEnv = { ...process.env, ...envArgs(args.k6Args) };
+  const problem = planProblem(args.script, planEnv, controlAvailable, profile);
   if (problem) fail(`refusing to run ${args.script}: ${problem}`);
 
   const k6 = findK6();
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
   if (settings.target === 'local') {
     let plan: ReturnType<typeof localServerPlan>;
     try {
-      plan = localServerPlan(args.script, process.env, profile);
+      plan = localServerPlan(args.script, planEnv, profile);
     } catch (error) {
       fail(firstLine(error));
     }
@@ -152,7 +154,6 @@ async function main(): Promise<void> {
     env,
     dashboardEnvironment(reportDir, args.script, { live: args.live, configFile: layout.file }),
   );
-  removeStalePictures(reportDir, args.script);
   // In a log file k6's progress line would come every second, and once more after our summary.
   const quiet = !process.stdout.isTTY || !process.stderr.isTTY;
   if (args.live) {
@@ -196,7 +197,9 @@ async function main(): Promise<void> {
   const target = { name: config.target, apiBaseUrl: config.apiBaseUrl };
   const stopped =
     interruptedBy ?? (code === K6_ABORTED_BY_SIGNAL || code === null ? (signal ?? undefined) : undefined);
-  let report = readReport(reportDir, args.script);
+  // Only a report this run wrote: k6 refusing its arguments (exit 255, 104) writes none, and the
+  // previous run's reports and pictures then stay as they were, its verdict not borrowed.
+  let report = readReport(reportDir, args.script, startedAt);
   if (stopped !== undefined || code === K6_ABORTED_BY_SIGNAL) {
     try {
       report = markInterrupted(reportDir, args.script, target, {
@@ -210,6 +213,7 @@ async function main(): Promise<void> {
     }
   }
   if (report) {
+    removeStalePictures(reportDir, args.script, startedAt);
     try {
       report = await besideTheRun(reportDir, args.script, report, secretValues(config), petsLeftOut);
     } catch (error) {

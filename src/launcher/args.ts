@@ -76,3 +76,22 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
   }
   return { script, profile, k6Args, help, live };
 }
+
+/**
+ * The values k6 will see from `--env NAME=VALUE` (or -e, --env=) among its arguments, last one
+ * winning as in k6. The launcher validates the script's plan with these over the environment, so a
+ * bad `--env RELEASE_VUS=abc` is exit 2 before k6 starts, as the same value in .env is (k6 itself
+ * would throw in its init stage: exit 107, and no report of this run).
+ */
+export function envArgs(k6Args: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (let i = 0; i < k6Args.length; i++) {
+    const arg = k6Args[i] as string;
+    const pair =
+      arg === '--env' || arg === '-e' ? k6Args[++i] : arg.startsWith('--env=') ? arg.slice(6) : undefined;
+    const eq = pair?.indexOf('=') ?? -1;
+    // `--env NAME` without a value passes NAME's own value from the environment: nothing new.
+    if (pair !== undefined && eq > 0) values[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return values;
+}

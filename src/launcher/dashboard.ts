@@ -5,7 +5,7 @@
 // seen with `ss -ltnp`). So the launcher always pins it to 127.0.0.1: an ephemeral port that only
 // lives while k6 runs, or 5665 when the user asks for the live view (--live). k6's REST API
 // (127.0.0.1:6565 by default) is switched off with `--address=` unless the user sets --address.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
@@ -55,9 +55,13 @@ export function k6RunOptions(userArgs: readonly string[], quiet: boolean): strin
  * Pictures of an earlier run must not pass for this one's when this run writes none (a run too
  * short for k6's dashboard, a probe stopped before its end).
  */
-export function removeStalePictures(reportDir: string, script: string): void {
+export function removeStalePictures(reportDir: string, script: string, olderThan?: Date): void {
   const paths = reportPaths(reportDir, script);
-  for (const path of [paths.dashboard, paths.limiter]) rmSync(path, { force: true });
+  for (const path of [paths.dashboard, paths.limiter]) {
+    // olderThan: called once the run has its report, so a run that never started removes nothing.
+    if (olderThan && existsSync(path) && statSync(path).mtimeMs >= olderThan.getTime()) continue;
+    rmSync(path, { force: true });
+  }
 }
 
 /** The script's dashboard layout in a file of its own for k6 to read; remove() when k6 has ended. */

@@ -22,15 +22,20 @@ export function writeAtomically(path: string, text: string): void {
   renameSync(temporary, path);
 }
 
-/** The JSON report k6 wrote, or undefined when there is none (or it does not parse). */
-export function readReport(reportDir: string, script: string): LoadReport | undefined {
+/**
+ * The JSON report k6 wrote, or undefined when there is none (or it does not parse). since: only a
+ * report finished at or after it, so that a run k6 never started (k6 refusing its arguments) is not
+ * given the previous run's verdict.
+ */
+export function readReport(reportDir: string, script: string, since?: Date): LoadReport | undefined {
   const { json } = reportPaths(reportDir, script);
   if (!existsSync(json)) return undefined;
   try {
     const report = JSON.parse(readFileSync(json, 'utf8')) as LoadReport;
-    return typeof report === 'object' && report !== null && typeof report.script === 'string'
-      ? report
-      : undefined;
+    if (typeof report !== 'object' || report === null || typeof report.script !== 'string') return undefined;
+    // finishedAt has millisecond precision; startedAt is taken before k6 is spawned.
+    if (since && !(Date.parse(report.finishedAt) >= since.getTime())) return undefined;
+    return report;
   } catch {
     return undefined;
   }
@@ -89,7 +94,7 @@ export function markInterrupted(
   target: LoadReport['target'],
   interruption: Interruption,
 ): LoadReport {
-  const found = readReport(reportDir, script);
+  const found = readReport(reportDir, script, interruption.startedAt);
   const reason = `stopped by ${interruption.signal ?? 'a signal'} before the end: the figures cover only the part that ran`;
   const report: LoadReport = found
     ? { ...found, verdict: 'interrupted', verdictReason: reason, passed: false }

@@ -8,7 +8,7 @@ import { figuresOf, renderLimiterSvg, timelineOf } from '../../load/lib/summary/
 import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
-import type { LoadRunEntry } from './load-runs.ts';
+import type { LoadRunEntry } from './load-run-entry.ts';
 import { failingExchange } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';

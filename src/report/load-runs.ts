@@ -9,15 +9,10 @@ import type { SecretFilter } from '../../common/secret-filter.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
-import type {
-  ConformanceBeside,
-  Figure,
-  LoadReport,
-  RunVerdict,
-  Verdict,
-} from '../../load/lib/summary/report.ts';
+import type { ConformanceBeside, LoadReport } from '../../load/lib/summary/report.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderHtml } from './html.ts';
+import type { LoadRunEntry, RunTarget } from './load-run-entry.ts';
 import { readBackLoadReport, readBackResults } from './read-back.ts';
 import { LOCK_FILE } from './run-lock.ts';
 import type { ConformanceResults } from './types.ts';
@@ -26,27 +21,7 @@ import { verdictOf } from './verdict.ts';
 /** The conformance run's files (REPORT_FILES of write-reports.ts, which imports this module). */
 export const CONFORMANCE_FILES = { results: 'results.json', html: 'index.html' } as const;
 
-export interface RunTarget {
-  name: string;
-  apiBaseUrl: string;
-}
-
-/** One load run as index.html lists it; file names are relative to the reports folder. */
-export interface LoadRunEntry {
-  script: string;
-  verdict: RunVerdict;
-  verdictReason?: string;
-  finishedAt: string;
-  durationMs: number;
-  target: RunTarget;
-  markdown: string;
-  /** k6's dashboard report, when k6 wrote one. */
-  dashboard?: string;
-  figures: Figure[];
-  verdicts: Verdict[];
-  /** The probe's analysis (the rate-limit probe's timeline draws the limiter). */
-  analysis?: Record<string, unknown>;
-}
+export type { LoadRunEntry, RunTarget } from './load-run-entry.ts';
 
 function normalized(url: string): string {
   try {
