@@ -26,6 +26,36 @@ export interface LoadArgs {
 
 export class LoadUsageError extends Error {}
 
+/**
+ * `k6 run` flags that do what the refused K6_* variables do (k6-env.ts): passed on the command line
+ * (even after a second `--`) they would let a failing run pass, print the traffic with its secrets,
+ * or send it elsewhere, so they are refused the same way, each with what it would do.
+ */
+export const REFUSED_K6_FLAGS: Readonly<Record<string, string>> = {
+  '--no-thresholds': 'turns off the thresholds the verdict is made of, so a failing run would pass',
+  '--http-debug': 'prints every request and answer, credentials and tokens included',
+  '--out': 'sends every metric (addresses, tags) to another place',
+  '-o': 'sends every metric (addresses, tags) to another place',
+  '--insecure-skip-tls-verify': 'accepts any certificate, so an impostor would be measured',
+  '--no-summary': 'skips the summary the reports are written from',
+  '--include-system-env-vars': 'hands the whole environment, secrets included, to the scripts',
+  '--no-setup': 'skips the setup the scripts check the target in',
+  '--no-teardown': 'skips the teardown',
+  '--max-redirects': 'follows redirects the scripts judge',
+  '--dns': 'changes how host names are resolved',
+  '--blacklist-ip': 'makes requests fail that the target never saw',
+  '--block-hostnames': 'makes requests fail that the target never saw',
+  '--log-output': 'sends the log, which holds target text, to another place',
+  '--console-output': 'sends the console to another place',
+};
+
+function checkK6Flag(arg: string): void {
+  const flag = arg.split('=')[0] ?? arg;
+  const effect = REFUSED_K6_FLAGS[flag];
+  // The value is not repeated: --out may carry a token.
+  if (effect !== undefined) throw new LoadUsageError(`${flag} is not allowed: it ${effect}`);
+}
+
 function checkEnvArg(value: string | undefined): void {
   const name = value?.split('=')[0]?.trim() ?? '';
   if (name === 'LOAD_PROFILE') {
@@ -54,6 +84,7 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
     if (arg === '--') {
       const tail = rest.slice(i + 1);
       tail.forEach((a, j) => {
+        checkK6Flag(a);
         if (a === '--env' || a === '-e') checkEnvArg(tail[j + 1]);
         else if (a.startsWith('--env=')) checkEnvArg(a.slice(6));
       });
@@ -69,6 +100,7 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
       }
       profile = value.toLowerCase();
     } else {
+      checkK6Flag(arg);
       if (arg === '--env' || arg === '-e') checkEnvArg(rest[i + 1]);
       else if (arg.startsWith('--env=')) checkEnvArg(arg.slice(6));
       k6Args.push(arg);

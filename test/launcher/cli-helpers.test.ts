@@ -328,3 +328,21 @@ describe('targetUnreachable', () => {
     }
   });
 });
+
+describe('k6 run flags that change the verdict or print traffic (issue 30)', () => {
+  it('refuses --no-thresholds, --http-debug, --out and the like, before or after a second --, naming what each would do', () => {
+    const cases: [string[], RegExp][] = [
+      [['release', '--no-thresholds'], /--no-thresholds is not allowed: it turns off the thresholds/],
+      [['release', '--', '--no-thresholds'], /--no-thresholds is not allowed/],
+      [['release', '--http-debug=full'], /--http-debug is not allowed: it prints every request/],
+      [['release', '-o', 'json=x'], /-o is not allowed: it sends every metric/],
+      [['release', '--', '--out=cloud'], /--out is not allowed/],
+      [['rate-limit', '--insecure-skip-tls-verify'], /--insecure-skip-tls-verify is not allowed/],
+    ];
+    for (const [argv, message] of cases) {
+      expect(() => parseLoadArgs(argv), argv.join(' ')).toThrow(message);
+    }
+    expect(() => parseLoadArgs(['release', '--', '--out=cloud=token-x'])).not.toThrow(/token-x/);
+    expect(parseLoadArgs(['release', '--quiet']).k6Args).toEqual(['--quiet']);
+  });
+});

@@ -105,3 +105,15 @@ describe('the limiter drawn', () => {
     expect(renderMarkdown(report({}))).not.toContain('limiter');
   });
 });
+
+describe('a long timeline (issue 30)', () => {
+  it('of 300,000 points is drawn, not a stack overflow', () => {
+    const timeline = Array.from({ length: 300_000 }, (_, i) => ({
+      atMs: i * 10,
+      accepted: 1,
+      limited: 0,
+      other: 0,
+    }));
+    expect(renderLimiterSvg(timelineOf({ timeline }) ?? [], {})).toMatch(/^<svg/);
+  });
+});
