@@ -114,6 +114,9 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
           name: 'a caller over the limit is answered 429',
           ok: false,
           detail: `refused with HTTP ${tally.refusalStatuses.join(', ')} instead of 429`,
+          rule: 'RATE-01',
+          // A 5xx refusal is a server error, never "inconclusive".
+          kind: tally.refusalStatuses.some((status) => status >= 500) ? 'server-error' : 'status',
         }
       : { name: 'a caller over the limit is answered 429', ok: true, detail: `${tally.limited} × 429` }
     : notLimitedFails

@@ -4,6 +4,7 @@
 // here: check() redacts the failure first, the sinks cut it.
 import { errorCode as bodyErrorCode } from '../../common/error-body.ts';
 import { isJsonMediaType } from '../../common/media-type.ts';
+import { kindOfStatus } from '../../common/verdict-kind.ts';
 import type { ApiResponse } from '../client/index.ts';
 import type { ErrorBody, Unchecked, Validation } from '../contract/index.ts';
 import { CheckFailed, type CheckFailure } from './failure.ts';
@@ -51,6 +52,8 @@ export function expectStatus(res: ApiResponse, expected: number | StatusClass, w
     actual: describeResponse(res),
     // A class is the spec allowing several answers: any of them passes.
     ...(typeof expected === 'number' ? {} : { acceptable: [label] }),
+    // A 5xx where it was not expected is a server failure, whatever the check asked.
+    kind: kindOfStatus(res.status),
   });
 }
 

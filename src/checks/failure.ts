@@ -4,12 +4,18 @@
 // every report renders it through its own sink's escaping (common/safe-text.ts).
 // Pure: no vitest, so the reporter reads the same type.
 
+import type { VerdictKind } from '../../common/verdict-kind.ts';
+
+export { blamesTarget, VERDICT_KINDS, type VerdictKind } from '../../common/verdict-kind.ts';
+
 /**
- * What kind of failure it is, where the maker knows: a server error (a 5xx, never a refusal or an
- * inconclusive answer) or the suite's own error (a defect of this suite, never the target's: the run
- * ends with exit 2). Absent: the target broke the check's expectation.
+ * What kind of failure it is, where the maker knows, in the one vocabulary of checks, invariants,
+ * generated requests and load findings (common/verdict-kind.ts): a server error (a 5xx, never a
+ * refusal or an inconclusive answer), the suite's own error (a defect of this suite, never the
+ * target's: the run ends with exit 2), a status, schema, content, missing refusal or relation.
+ * Absent: the target broke the check's expectation.
  */
-export type FailureKind = 'server-error' | 'suite-error';
+export type FailureKind = VerdictKind;
 
 export interface CheckFailure {
   kind?: FailureKind;

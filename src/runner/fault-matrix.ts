@@ -77,8 +77,18 @@ export function checkRows(clean: VariantOutcome, rows: readonly FaultRow[]): Che
   }));
 }
 
-export async function buildMatrix(only: readonly string[] = []): Promise<Matrix> {
-  const faults = FAULTS.filter((f) => only.length === 0 || only.includes(f.name));
+/** One of `of` parts of the matrix (1-based): every `of`-th fault and conformant variant. */
+export interface Slice {
+  index: number;
+  of: number;
+}
+
+const inSlice = (slice: Slice | undefined) => (_: unknown, i: number) =>
+  slice === undefined || i % slice.of === slice.index - 1;
+
+export async function buildMatrix(only: readonly string[] = [], slice?: Slice): Promise<Matrix> {
+  const faults = FAULTS.filter((f) => only.length === 0 || only.includes(f.name)).filter(inSlice(slice));
+  const toleranceRows = only.length ? [] : TOLERANCE_VARIANTS.filter(inSlice(slice));
   const variants: Variant[] = [
     { name: 'clean', reference: {} },
     // A fault judged over every exchange (src/checks/invariants.ts) names the suites whose answers show it too.
@@ -87,7 +97,7 @@ export async function buildMatrix(only: readonly string[] = []): Promise<Matrix>
       reference: { faults: [f.name] },
       areas: [...new Set([...areasOf(f.rule), ...(f.areas ?? []).filter(isArea)])],
     })),
-    ...(only.length ? [] : TOLERANCE_VARIANTS),
+    ...toleranceRows,
   ];
   const outcomes = new Map((await runVariants(variants)).map((o) => [o.name, o]));
   const clean = outcomes.get('clean') ?? { name: 'clean', checks: [] };
@@ -106,17 +116,39 @@ export async function buildMatrix(only: readonly string[] = []): Promise<Matrix>
     };
   });
   const checks = checkRows(clean, rows);
-  const tolerance = TOLERANCE_VARIANTS.filter(() => only.length === 0).map(
-    (v) => outcomes.get(v.name) ?? { name: v.name, checks: [] },
-  );
+  const tolerance = toleranceRows.map((v) => outcomes.get(v.name) ?? { name: v.name, checks: [] });
+  // With --fault or a slice, a part of the faults cannot be asked to fail every check.
+  const subset = only.length > 0 || slice !== undefined;
+  return judged({ clean, faults: rows, checks, tolerance, ok: false, ...(subset ? { subset: true } : {}) });
+}
+
+function judged(matrix: Matrix): Matrix {
   const ok =
-    clean.checks.length > 0 &&
-    failed(clean.checks).length === 0 &&
-    rows.every((r) => r.caughtBy.length > 0) &&
-    // With --fault, a subset of the faults cannot be asked to fail every check.
-    (only.length > 0 || checks.every((c) => c.failedBy.length > 0)) &&
-    tolerance.every((v) => v.checks.length > 0 && failed(v.checks).length === 0);
-  return { clean, faults: rows, checks, tolerance, ok, ...(only.length ? { subset: true } : {}) };
+    matrix.clean.checks.length > 0 &&
+    failed(matrix.clean.checks).length === 0 &&
+    matrix.faults.every((r) => r.caughtBy.length > 0) &&
+    (matrix.subset === true || matrix.checks.every((c) => c.failedBy.length > 0)) &&
+    matrix.tolerance.every((v) => v.checks.length > 0 && failed(v.checks).length === 0);
+  return { ...matrix, ok };
+}
+
+/**
+ * The whole matrix from its slices (run side by side, each well inside its own time limit): every
+ * slice's clean run must pass, and each check is asked to fail under some fault of any slice.
+ */
+export function mergeSlices(parts: readonly Matrix[]): Matrix {
+  const [first] = parts;
+  if (!first) throw new Error('no slice of the fault matrix to merge');
+  const faults = parts.flatMap((p) => p.faults);
+  const broken = parts.find((p) => p.clean.checks.length === 0 || failed(p.clean.checks).length > 0);
+  const clean = broken?.clean ?? first.clean;
+  return judged({
+    clean,
+    faults,
+    checks: checkRows(first.clean, faults),
+    tolerance: parts.flatMap((p) => p.tolerance),
+    ok: false,
+  });
 }
 
 function count(checks: CheckOutcome[]): string {
@@ -164,7 +196,7 @@ export function renderMatrix(matrix: Matrix): string {
   }
   const caught = matrix.faults.filter((r) => r.caughtBy.length > 0).length;
   const perCheck = matrix.subset
-    ? 'checks are not asked to fail (only the faults named with --fault ran)'
+    ? 'checks are not asked to fail (only part of the faults ran: --fault or --slice)'
     : `${none.length} of ${matrix.checks.length} checks without a fault of their rule that fails them`;
   lines.push(
     '',

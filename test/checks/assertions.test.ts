@@ -93,9 +93,11 @@ describe('expectStatus', () => {
       expected: '4xx',
       actual: '500 (application/json)',
       acceptable: ['4xx'],
+      kind: 'server-error',
     });
     const exact = failureOf(() => expectStatus(response(200), 201, 'POST /pets')) as CheckFailed;
     expect(exact.failure.acceptable).toBeUndefined();
+    expect(exact.failure.kind).toBe('status');
   });
 
   it('an error body without a message says what it expected', () => {

@@ -12,6 +12,9 @@ import { flagWatchPlan } from '../../common/flag-window.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { type NodeRun, runTs } from '../support/run-node.ts';
 
+// Each watch is one CLI run of about 10 s: the tests' 300 s limits are for a hang only (60 s failed
+// at a load of 15-30 on 2 cores). The watch itself still reads the real clock: a starved run can
+// see a switch late (FLG-RENEW then skipped, not passed).
 export const WINDOW_SECONDS = 3;
 
 export interface WatchRunOptions {

@@ -92,6 +92,9 @@ describe('rateLimitFindings', () => {
     expect(verdict(fiveHundreds, 'a caller over the limit')).toMatchObject({
       ok: false,
       detail: 'refused with HTTP 500 instead of 429',
+      // In the checks' vocabulary: a 5xx refusal is a server error of RATE-01, never inconclusive.
+      rule: 'RATE-01',
+      kind: 'server-error',
     });
   });
 

@@ -1,5 +1,7 @@
 // One load run as a report: k6's summary data plus what the script's analysis found. The renderers
 // (JSON, Markdown, JUnit, text) only read this shape. Pure.
+
+import type { VerdictKind } from '../../../common/verdict-kind.ts';
 import { isUnreadSubMetric, unboundedNote, unreadNote, unreadTokenStop } from '../bounded-read.ts';
 import { allChecks, type K6SummaryData } from './k6-data.ts';
 
@@ -8,6 +10,10 @@ export interface Verdict {
   /** null: the run could not decide (reported as skipped, with the reason in detail). */
   ok: boolean | null;
   detail: string;
+  /** The catalogue rule a failed verdict breaks, where the finding knows it. */
+  rule?: string;
+  /** The kind of a failed verdict, in the checks' vocabulary (common/verdict-kind.ts). */
+  kind?: VerdictKind;
 }
 
 export interface Figure {
