@@ -18,8 +18,10 @@ import { parse } from 'yaml';
 import {
   findTriage,
   isHarnessRefusal,
+  isPinned,
   type Judgement,
   judge,
+  movedEntries,
   openSurvivors,
   type StrykerReport,
   type Survivor,
@@ -175,6 +177,15 @@ for (const t of stale)
   );
 
 const total = score(judgements);
+const sources = new Map(files.filter(existsSync).map((f) => [f, readFileSync(f, 'utf8')]));
+const moved = movedEntries(triage, sources);
+for (const t of moved)
+  console.log(`  stale (code moved, excuses nothing): ${t.file}:${t.line}:${t.column} \`${t.original}\``);
+const unpinned = triage.filter((t) => files.includes(t.file) && !isPinned(t));
+if (unpinned.length)
+  console.log(
+    `mutation: ${unpinned.length} triage entries of these files are not pinned (or ambiguous) and excuse nothing`,
+  );
 writeFileSync(
   `${OUT}/survivors.md`,
   [
@@ -217,6 +228,49 @@ writeFileSync(
       ),
     '',
   ].join('\n'),
+);
+// The raw figure first: nothing in it depends on the triage.
+console.log(
+  `mutation: RAW ${total.killed} of ${total.judged} mutants killed (${percent(total.raw)}); ${total.timedOut} timeouts (not counted as kills)`,
+);
+console.log(
+  `mutation: killed / (killed + timeouts + blind spots + not triaged) = ${percent(total.nonEquivalent)}; excused: ${
+    Object.entries(total.excused)
+      .map(([v, n]) => `${n} ${v}`)
+      .join(', ') || 'none'
+  }; ${moved.length} stale entries, ${unpinned.length} unpinned`,
+);
+const commit = spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+const dirty =
+  spawnSync('git', ['status', '--porcelain', '--', 'src', 'bench', 'suites'], {
+    encoding: 'utf8',
+  }).stdout.trim().length > 0;
+// The summary kept in the repository: the whole figure of one run at one commit (a --judge of
+// older reports, or a subset, says so in `scope`).
+writeFileSync(
+  'bench/stryker/summary.json',
+  `${JSON.stringify(
+    {
+      commit,
+      dirty,
+      date: new Date().toISOString(),
+      scope:
+        judgeOnly || variantsOnly ? 'judged from existing reports' : named.length ? 'subset' : 'all files',
+      files: reports.map((r) => r.file),
+      killed: total.killed,
+      mutants: total.judged,
+      raw: total.raw,
+      timedOut: total.timedOut,
+      blindSpots: total.open,
+      untriaged: total.untriaged,
+      excused: total.excused,
+      nonEquivalent: total.nonEquivalent,
+      staleEntries: moved.length,
+      unpinnedEntries: unpinned.length,
+    },
+    null,
+    1,
+  )}\n`,
 );
 console.log(
   `mutation: ${judgements.length} file(s): ${total.killed} of ${total.judged} killed (${percent(total.raw)} raw); ` +
