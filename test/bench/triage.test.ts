@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { occurrences } from '../../bench/stryker/pin-triage.ts';
 import {
   applyMutant,
   isHarnessRefusal,
@@ -314,5 +315,17 @@ describe('kills', () => {
       },
     };
     expect(judge(one, []).killedOtherwise).toEqual({ 'exit code N': 1 });
+  });
+});
+
+describe('pinning the triage (bench/stryker/pin-triage.ts)', () => {
+  it('finds every place of a text, whitespace runs matching line breaks, a cut span by its start', () => {
+    const src = "const a = 'x';\nif (a) {\n  reset();\n}\nconst b = 'x';";
+    expect(occurrences(src, "'x'")).toEqual([
+      { line: 1, column: 11 },
+      { line: 5, column: 11 },
+    ]);
+    expect(occurrences(src, '{ reset();...')).toEqual([{ line: 2, column: 8 }]);
+    expect(occurrences(src, 'gone')).toEqual([]);
   });
 });
