@@ -148,6 +148,8 @@ export interface Judgement {
   /** Kills whose run ended otherwise than with failed checks, by the run's last line (setup refused, crash...). */
   killedOtherwise: Record<string, number>;
   timedOut: number;
+  /** Kills that did not reproduce when run again (bench/stryker/confirm.ts): not kills, not excused. */
+  unconfirmed?: number;
   ignored: number;
   errors: number;
   survivors: Survivor[];
@@ -305,14 +307,15 @@ export interface Score {
 export function score(judgements: readonly Judgement[]): Score {
   const killed = judgements.reduce((n, j) => n + j.killed, 0);
   const timedOut = judgements.reduce((n, j) => n + j.timedOut, 0);
+  const unconfirmed = judgements.reduce((n, j) => n + (j.unconfirmed ?? 0), 0);
   const survivors = judgements.flatMap((j) => j.survivors);
   const open = judgements.flatMap(openSurvivors);
-  const judged = killed + timedOut + survivors.length;
+  const judged = killed + timedOut + unconfirmed + survivors.length;
   const excused: Record<string, number> = {};
   for (const s of survivors)
     if (s.triage && s.triage.verdict !== 'blind-spot')
       excused[s.triage.verdict] = (excused[s.triage.verdict] ?? 0) + 1;
-  const counted = killed + timedOut + open.length;
+  const counted = killed + timedOut + unconfirmed + open.length;
   return {
     raw: judged ? killed / judged : Number.NaN,
     nonEquivalent: counted ? killed / counted : Number.NaN,

@@ -184,6 +184,11 @@ describe('mutation triage', () => {
     expect(s.raw).toBeCloseTo(1 / 5);
     // killed / (killed + timeouts + blind spots + not triaged)
     expect(s.nonEquivalent).toBeCloseTo(1 / 4);
+    // A kill that did not reproduce is taken off the kills and stays in both denominators.
+    const j = judge(report, triage);
+    const again = score([{ ...j, killed: j.killed - 1, unconfirmed: 1 }]);
+    expect(again).toMatchObject({ killed: 0, judged: 5 });
+    expect(again.nonEquivalent).toBe(0);
   });
 
   it('names entries of the judged files that match no survivor any more, not entries of other files', () => {
