@@ -13,13 +13,17 @@
 // refusing to start (its reports folder in use), which voids the score. A benchmark: not part of
 // npm test (docs/mutation.md).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { type Kill, unconfirmedKills } from './stryker/confirm.ts';
 import {
   findTriage,
   isHarnessRefusal,
+  isPinned,
   type Judgement,
   judge,
+  movedEntries,
+  mutatedText,
   openSurvivors,
   type StrykerReport,
   type Survivor,
@@ -30,7 +34,7 @@ import {
   type VariantResult,
   VERDICTS,
 } from './stryker/triage.ts';
-import { variantPass } from './stryker/variants.ts';
+import { makeSandbox, variantPass } from './stryker/variants.ts';
 
 const ROOT = 'src/reference';
 /**
@@ -137,12 +141,40 @@ if ((!judgeOnly && variantsOn) || variantsOnly) {
   console.log(`mutation: variant pass took ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
+// 2b. Every kill of this run confirmed by running it again (--no-confirm skips; --judge has no run).
+const notReproduced = new Map<string, number>();
+if (!judgeOnly && !variantsOnly && !args.includes('--no-confirm')) {
+  const kills: Kill[] = reports.flatMap(({ report }) =>
+    Object.entries(report.files).flatMap(([name, f]) =>
+      f.mutants
+        .filter((m) => m.status === 'Killed')
+        .map((m) => ({
+          file: name.startsWith('/') && report.projectRoot ? name.slice(report.projectRoot.length + 1) : name,
+          location: m.location,
+          replacement: m.replacement ?? '',
+          original: mutatedText(f.source, m.location),
+        })),
+    ),
+  );
+  const sandbox = makeSandbox(process.cwd());
+  try {
+    console.log(`mutation: confirming ${kills.length} kills by running each again`);
+    for (const k of await unconfirmedKills(kills, sandbox, (l) => console.log(l)))
+      notReproduced.set(k.file, (notReproduced.get(k.file) ?? 0) + 1);
+  } finally {
+    rmSync(sandbox, { recursive: true, force: true });
+  }
+}
+
 // 3. The verdicts.
 const judgements: Judgement[] = [];
 /** Per file, for the table of survivors.md. */
 const rows: { file: string; j: Judgement }[] = [];
 for (const { file, report, seconds } of reports) {
   const j = judge(report, triage, underVariants);
+  // A kill that did not reproduce is not a kill: counted apart (and as not killed in the raw score).
+  j.unconfirmed = notReproduced.get(file) ?? 0;
+  j.killed -= j.unconfirmed;
   judgements.push(j);
   rows.push({ file, j });
   const s = score([j]);
@@ -175,6 +207,15 @@ for (const t of stale)
   );
 
 const total = score(judgements);
+const sources = new Map(files.filter(existsSync).map((f) => [f, readFileSync(f, 'utf8')]));
+const moved = movedEntries(triage, sources);
+for (const t of moved)
+  console.log(`  stale (code moved, excuses nothing): ${t.file}:${t.line}:${t.column} \`${t.original}\``);
+const unpinned = triage.filter((t) => files.includes(t.file) && !isPinned(t));
+if (unpinned.length)
+  console.log(
+    `mutation: ${unpinned.length} triage entries of these files are not pinned (or ambiguous) and excuse nothing`,
+  );
 writeFileSync(
   `${OUT}/survivors.md`,
   [
@@ -217,6 +258,51 @@ writeFileSync(
       ),
     '',
   ].join('\n'),
+);
+// The raw figure first: nothing in it depends on the triage.
+console.log(
+  `mutation: RAW ${total.killed} of ${total.judged} mutants killed (${percent(total.raw)}); ${total.timedOut} timeouts (not counted as kills); ${[...notReproduced.values()].reduce((a, b) => a + b, 0)} kills that did not reproduce (not counted as kills)`,
+);
+console.log(
+  `mutation: killed / (killed + timeouts + blind spots + not triaged) = ${percent(total.nonEquivalent)}; excused: ${
+    Object.entries(total.excused)
+      .map(([v, n]) => `${n} ${v}`)
+      .join(', ') || 'none'
+  }; ${moved.length} stale entries, ${unpinned.length} unpinned`,
+);
+const commit = spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+const dirty =
+  spawnSync('git', ['status', '--porcelain', '--', 'src', 'bench', 'suites'], {
+    encoding: 'utf8',
+  }).stdout.trim().length > 0;
+// The summary kept in the repository: the whole figure of one run at one commit (a --judge of
+// older reports, or a subset, says so in `scope`).
+writeFileSync(
+  'bench/stryker/summary.json',
+  `${JSON.stringify(
+    {
+      commit,
+      dirty,
+      date: new Date().toISOString(),
+      scope:
+        judgeOnly || variantsOnly ? 'judged from existing reports' : named.length ? 'subset' : 'all files',
+      files: reports.map((r) => r.file),
+      killed: total.killed,
+      mutants: total.judged,
+      raw: total.raw,
+      timedOut: total.timedOut,
+      killsNotReproduced: [...notReproduced.values()].reduce((a, b) => a + b, 0),
+      killsConfirmed: !judgeOnly && !variantsOnly && !args.includes('--no-confirm'),
+      blindSpots: total.open,
+      untriaged: total.untriaged,
+      excused: total.excused,
+      nonEquivalent: total.nonEquivalent,
+      staleEntries: moved.length,
+      unpinnedEntries: unpinned.length,
+    },
+    null,
+    1,
+  )}\n`,
 );
 console.log(
   `mutation: ${judgements.length} file(s): ${total.killed} of ${total.judged} killed (${percent(total.raw)} raw); ` +

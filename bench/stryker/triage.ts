@@ -1,6 +1,6 @@
 // Judges a Stryker run against the triage of its survivors (bench/stryker/triage/*.yaml): each
-// surviving mutant is matched by file, the source text it mutated and its replacement (not by line,
-// which moves with every edit), so the score over the non-equivalent mutants is computed, not
+// surviving mutant is matched by an entry pinned to its place (file, line, column, mutator, the
+// source text it mutated and its replacement), so the score over the non-equivalent mutants is computed, not
 // written by hand, and a survivor nobody has judged yet is listed as such. Pure: bench/mutation.ts
 // reads the files, test/bench/triage.test.ts the logic.
 
@@ -37,6 +37,45 @@ export interface TriageEntry {
    * survivor on this line only, before any entry without a line. A moved line shows as a stale entry.
    */
   line?: number;
+  /**
+   * The pin (with `line`): the 1-based column where the mutated text starts, and Stryker's mutator.
+   * A pinned entry matches only the survivor at that place (and of that mutator, when named), so it
+   * never excuses a mutant it was not written for; when the text is no longer at that place the
+   * entry is stale (movedEntries), never matched elsewhere.
+   */
+  column?: number;
+  mutator?: string;
+  /** Set by the migration when the text occurs more than once and nothing said which: matches nothing. */
+  ambiguous?: boolean;
+}
+
+/** A pinned entry: file, line, column (and mutator when known). Only these excuse a survivor. */
+export function isPinned(t: TriageEntry): boolean {
+  return t.line !== undefined && t.column !== undefined && !t.ambiguous;
+}
+
+/** Does the source still hold the entry's text at its pinned place? (false: the code moved; the entry is stale) */
+export function textAtPin(source: string, t: TriageEntry): boolean {
+  if (t.line === undefined || t.column === undefined) return false;
+  const lines = source.split('\n');
+  if (t.line > lines.length) return false;
+  const from = lines
+    .slice(t.line - 1)
+    .join('\n')
+    .slice(t.column - 1);
+  const want = t.original.endsWith('...') ? squash(t.original.slice(0, -3)) : squash(t.original);
+  return squash(from).startsWith(want);
+}
+
+/** Pinned entries of these files whose text is no longer at their place: stale, they excuse nothing. */
+export function movedEntries(
+  triage: readonly TriageEntry[],
+  sources: ReadonlyMap<string, string>,
+): TriageEntry[] {
+  return triage.filter((t) => {
+    const source = sources.get(t.file);
+    return source !== undefined && isPinned(t) && !textAtPin(source, t);
+  });
 }
 
 /** The parts of Stryker's mutation-testing-report-schema JSON this reads. */
@@ -109,6 +148,8 @@ export interface Judgement {
   /** Kills whose run ended otherwise than with failed checks, by the run's last line (setup refused, crash...). */
   killedOtherwise: Record<string, number>;
   timedOut: number;
+  /** Kills that did not reproduce when run again (bench/stryker/confirm.ts): not kills, not excused. */
+  unconfirmed?: number;
   ignored: number;
   errors: number;
   survivors: Survivor[];
@@ -137,8 +178,11 @@ function relative(file: string, projectRoot: string | undefined): string {
 }
 
 /**
- * The triage entry of a survivor: same file, same replacement, and the entry's `original` equal to
- * the mutated text or, for a long span (a whole block or function), its first line.
+ * The triage entry of a survivor: a pinned entry (isPinned) at the survivor's own start line and
+ * column, of its mutator when the entry names one, with the same replacement and the entry's
+ * `original` equal to the mutated text or, for a long span (a whole block or function), its start.
+ * Unpinned and ambiguous entries excuse nothing: the text alone matched mutants an entry was not
+ * written for (issue 29: at least 51 kills matched an entry written for another line).
  */
 export function findTriage(
   survivor: Omit<Survivor, 'triage'>,
@@ -151,9 +195,14 @@ export function findTriage(
     squash(t.replacement) === replacement &&
     (squash(t.original) === original ||
       (t.original.endsWith('...') && original.startsWith(squash(t.original.slice(0, -3)))));
-  return (
-    triage.find((t) => t.line === survivor.line && matches(t)) ??
-    triage.find((t) => t.line === undefined && matches(t))
+  const { start } = survivor.location;
+  return triage.find(
+    (t) =>
+      isPinned(t) &&
+      t.line === start.line &&
+      t.column === start.column &&
+      (t.mutator === undefined || t.mutator === survivor.mutator) &&
+      matches(t),
   );
 }
 
@@ -238,11 +287,17 @@ export function openSurvivors(j: Judgement): Survivor[] {
 }
 
 export interface Score {
-  /** Killed (timeouts included) of all mutants judged. */
+  /** Killed of all mutants judged (timeouts are not kills: they count as not killed). */
   raw: number;
-  /** Killed of the mutants that are not equivalent, unobservable or outside the API. */
+  /**
+   * Killed of killed + timeouts + blind spots + not triaged: the mutants not excused as equivalent,
+   * unobservable or outside the API. A timeout is not a kill (the run said nothing) and not excused.
+   */
   nonEquivalent: number;
   killed: number;
+  timedOut: number;
+  /** Survivors excused, by verdict (equivalent, unobservable, not-the-api). */
+  excused: Record<string, number>;
   judged: number;
   equivalent: number;
   open: number;
@@ -250,14 +305,23 @@ export interface Score {
 }
 
 export function score(judgements: readonly Judgement[]): Score {
-  const killed = judgements.reduce((n, j) => n + j.killed + j.timedOut, 0);
+  const killed = judgements.reduce((n, j) => n + j.killed, 0);
+  const timedOut = judgements.reduce((n, j) => n + j.timedOut, 0);
+  const unconfirmed = judgements.reduce((n, j) => n + (j.unconfirmed ?? 0), 0);
   const survivors = judgements.flatMap((j) => j.survivors);
   const open = judgements.flatMap(openSurvivors);
-  const judged = killed + survivors.length;
+  const judged = killed + timedOut + unconfirmed + survivors.length;
+  const excused: Record<string, number> = {};
+  for (const s of survivors)
+    if (s.triage && s.triage.verdict !== 'blind-spot')
+      excused[s.triage.verdict] = (excused[s.triage.verdict] ?? 0) + 1;
+  const counted = killed + timedOut + unconfirmed + open.length;
   return {
     raw: judged ? killed / judged : Number.NaN,
-    nonEquivalent: killed + open.length ? killed / (killed + open.length) : Number.NaN,
+    nonEquivalent: counted ? killed / counted : Number.NaN,
     killed,
+    timedOut,
+    excused,
     judged,
     equivalent: survivors.length - open.length,
     open: open.filter((s) => s.triage !== undefined).length,
@@ -298,6 +362,12 @@ export function triageProblems(entries: unknown): string[] {
       problems.push(`${at}: variant is not a name`);
     if (t.line !== undefined && !(Number.isInteger(t.line) && (t.line as number) > 0))
       problems.push(`${at}: line is not a line number`);
+    if (t.column !== undefined && !(Number.isInteger(t.column) && (t.column as number) > 0))
+      problems.push(`${at}: column is not a column number`);
+    if (t.mutator !== undefined && typeof t.mutator !== 'string')
+      problems.push(`${at}: mutator is not a name`);
+    if (t.ambiguous !== undefined && typeof t.ambiguous !== 'boolean')
+      problems.push(`${at}: ambiguous is not true or false`);
   }
   return problems;
 }

@@ -52,7 +52,7 @@ function runVariant(sandbox: string, variant: string): Promise<Run> {
   });
 }
 
-function makeSandbox(root: string): string {
+export function makeSandbox(root: string): string {
   const sandbox = mkdtempSync(join(tmpdir(), 'mutation-variants-'));
   cpSync(root, sandbox, {
     recursive: true,

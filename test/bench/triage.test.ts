@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { occurrences } from '../../bench/stryker/pin-triage.ts';
 import {
   applyMutant,
   isHarnessRefusal,
   judge,
   killEnding,
+  movedEntries,
   mutantKey,
   mutatedText,
   type StrykerReport,
   score,
   staleEntries,
   type TriageEntry,
+  textAtPin,
   triageProblems,
   type VariantResult,
 } from '../../bench/stryker/triage.ts';
@@ -50,8 +53,19 @@ const triage: TriageEntry[] = [
     verdict: 'equivalent',
     why: 'w',
     spec: 's',
+    line: 1,
+    column: 11,
+    mutator: 'ConditionalExpression',
   },
-  { file: 'src/reference/x.ts', original: '{ ...', replacement: '{}', verdict: 'blind-spot', why: 'w' },
+  {
+    file: 'src/reference/x.ts',
+    original: '{ ...',
+    replacement: '{}',
+    verdict: 'blind-spot',
+    why: 'w',
+    line: 2,
+    column: 14,
+  },
   { file: 'src/reference/x.ts', original: 'gone', replacement: '""', verdict: 'unobservable', why: 'w' },
   { file: 'src/reference/y.ts', original: 'gone', replacement: '""', verdict: 'unobservable', why: 'w' },
 ];
@@ -72,7 +86,7 @@ describe('mutation triage', () => {
     expect([j.killed, j.timedOut, j.ignored]).toEqual([1, 1, 1]);
   });
 
-  it('an entry with a line matches the survivor on that line only, before an entry without one', () => {
+  it('a pinned entry excuses only the survivor at its line and column, of its mutator; an unpinned or ambiguous one nothing', () => {
     const twice = {
       ...report,
       files: {
@@ -95,35 +109,86 @@ describe('mutation triage', () => {
         },
       },
     };
+    const base = { file: 'src/reference/x.ts', original: "'x'", replacement: '""' } as const;
+    const entries: TriageEntry[] = [
+      { ...base, verdict: 'unobservable', why: 'unpinned' },
+      { ...base, verdict: 'unobservable', why: 'ambiguous', line: 1, column: 11, ambiguous: true },
+      { ...base, verdict: 'not-the-api', why: 'line 2', line: 2, column: 11, mutator: 'StringLiteral' },
+    ];
+    expect(judge(twice, entries).survivors.map((s) => [s.line, s.triage?.why])).toEqual([
+      [1, undefined],
+      [2, 'line 2'],
+    ]);
+    // The same place but another mutator: not the mutant the entry was written for.
+    const other = [
+      { ...base, verdict: 'unobservable' as const, why: 'w', line: 2, column: 11, mutator: 'Regex' },
+    ];
+    expect(judge(twice, other).survivors.map((s) => s.triage)).toEqual([undefined, undefined]);
+    // The same line, another column: nothing.
+    const shifted = [{ ...base, verdict: 'unobservable' as const, why: 'w', line: 2, column: 12 }];
+    expect(judge(twice, shifted).survivors.map((s) => s.triage)).toEqual([undefined, undefined]);
+    expect(triageProblems([{ ...entries[2], line: 0 }])).toEqual(['entry 1: line is not a line number']);
+    expect(triageProblems([{ ...entries[2], column: -1 }])).toEqual([
+      'entry 1: column is not a column number',
+    ]);
+  });
+
+  it('an entry whose text is no longer at its place is stale, also for a long span cut with ...', () => {
     const entries: TriageEntry[] = [
       {
-        file: 'src/reference/x.ts',
+        file: 'a.ts',
         original: "'x'",
         replacement: '""',
         verdict: 'unobservable',
-        why: 'any line',
+        why: 'w',
+        line: 2,
+        column: 11,
       },
       {
-        file: 'src/reference/x.ts',
-        original: "'x'",
+        file: 'a.ts',
+        original: '{ return...',
+        replacement: '{}',
+        verdict: 'unobservable',
+        why: 'w',
+        line: 3,
+        column: 14,
+      },
+      {
+        file: 'a.ts',
+        original: "'y'",
         replacement: '""',
-        verdict: 'not-the-api',
-        why: 'line 2',
-        line: 2,
+        verdict: 'unobservable',
+        why: 'w',
+        line: 1,
+        column: 11,
+      },
+      {
+        file: 'b.ts',
+        original: "'y'",
+        replacement: '""',
+        verdict: 'unobservable',
+        why: 'w',
+        line: 1,
+        column: 1,
       },
     ];
-    expect(judge(twice, entries).survivors.map((s) => [s.line, s.triage?.why])).toEqual([
-      [1, 'any line'],
-      [2, 'line 2'],
-    ]);
-    expect(triageProblems([{ ...entries[1], line: 0 }])).toEqual(['entry 1: line is not a line number']);
+    const sources = new Map([['a.ts', "const a = 'x';\nconst b = 'x';\nfunction f() {\n  return 1;\n}"]]);
+    expect(textAtPin(sources.get('a.ts') ?? '', entries[0] as TriageEntry)).toBe(true);
+    expect(movedEntries(entries, sources).map((t) => t.original)).toEqual(["'y'"]);
   });
 
-  it('scores killed over killed plus blind spots and untriaged survivors', () => {
+  it('scores the raw figure over all mutants; a timeout is never a kill; excused counts by verdict', () => {
     const s = score([judge(report, triage)]);
-    expect(s).toMatchObject({ killed: 2, judged: 5, equivalent: 1, open: 1, untriaged: 1 });
-    expect(s.raw).toBeCloseTo(2 / 5);
-    expect(s.nonEquivalent).toBeCloseTo(2 / 4);
+    expect(s).toMatchObject({ killed: 1, timedOut: 1, judged: 5, equivalent: 1, open: 1, untriaged: 1 });
+    expect(s.excused).toEqual({ equivalent: 1 });
+    expect(s.raw).toBeCloseTo(1 / 5);
+    // killed / (killed + timeouts + blind spots + not triaged)
+    expect(s.nonEquivalent).toBeCloseTo(1 / 4);
+    // A kill that did not reproduce is taken off the kills and stays in both denominators.
+    const j = judge(report, triage);
+    const again = score([{ ...j, killed: j.killed - 1, unconfirmed: 1 }]);
+    expect(again).toMatchObject({ killed: 0, judged: 5 });
+    expect(again.nonEquivalent).toBe(0);
   });
 
   it('names entries of the judged files that match no survivor any more, not entries of other files', () => {
@@ -152,7 +217,17 @@ describe('the variant pass', () => {
   const file = 'src/reference/x.ts';
   const withVariants: TriageEntry[] = [
     { ...(triage[0] as TriageEntry), verdict: 'not-the-api', variant: 'other-choices:a=b' },
-    { file, original: "'x'", replacement: '""', verdict: 'equivalent', why: 'w', spec: 's', variant: 'v2' },
+    {
+      file,
+      original: "'x'",
+      replacement: '""',
+      verdict: 'equivalent',
+      why: 'w',
+      spec: 's',
+      variant: 'v2',
+      line: 5,
+      column: 11,
+    },
   ];
   const keyOf = (line: number, column: number, endLine: number, endColumn: number, replacement: string) =>
     mutantKey({ file, location: at(line, column, endLine, endColumn), replacement });
@@ -173,7 +248,7 @@ describe('the variant pass', () => {
     const j = judge(report, withVariants, new Map([[keyOf(1, 11, 1, 23, 'true'), result('k', true)]]));
     expect(j.killedUnderVariant.map((s) => s.line)).toEqual([1]);
     expect(j.survivors.map((s) => s.line)).toEqual([2, 5]);
-    expect(score([j])).toMatchObject({ killed: 3, judged: 5 });
+    expect(score([j])).toMatchObject({ killed: 2, timedOut: 1, judged: 5 });
     expect(staleEntries([j], withVariants, [file])).toEqual([]);
   });
 
@@ -245,5 +320,17 @@ describe('kills', () => {
       },
     };
     expect(judge(one, []).killedOtherwise).toEqual({ 'exit code N': 1 });
+  });
+});
+
+describe('pinning the triage (bench/stryker/pin-triage.ts)', () => {
+  it('finds every place of a text, whitespace runs matching line breaks, a cut span by its start', () => {
+    const src = "const a = 'x';\nif (a) {\n  reset();\n}\nconst b = 'x';";
+    expect(occurrences(src, "'x'")).toEqual([
+      { line: 1, column: 11 },
+      { line: 5, column: 11 },
+    ]);
+    expect(occurrences(src, '{ reset();...')).toEqual([{ line: 2, column: 8 }]);
+    expect(occurrences(src, 'gone')).toEqual([]);
   });
 });
