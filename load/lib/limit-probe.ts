@@ -57,6 +57,30 @@ export const DEFAULT_LIMITS: ProbeLimits = {
 
 export type Shape = 'window' | 'token-bucket' | 'unknown';
 
+/**
+ * How far the probe's own timing can be trusted. A refill is seen between two polls, so its moment is
+ * known only to half their spacing plus the answer's trip; a burst counts an allowance only while its
+ * batches come back quicker than the allowance refills. On a machine short of CPU (k6 starved, its
+ * sleeps overrun, its answers read late) these spread past what separates a fixed window, a sliding
+ * window and a token bucket: the probe then says it cannot tell rather than guess.
+ */
+export const NOISE_FRACTION = 0.1;
+/** A burst's batches may each take at most this fraction of the period they measure. */
+export const SPACING_FRACTION = 0.25;
+/** A "no refusal" verdict needs bursts at least this many times faster than the declared rate. */
+export const OUTRUN_FACTOR = 2;
+
+export interface ProbeTiming {
+  /** Polls sent later than planned (k6's own delays, a starved machine): the worst, in ms. */
+  pollLateMaxMs: number;
+  /** Send to answer of the polls, the worst (ms). */
+  roundTripMaxMs: number;
+  /** The slowest batch of any burst (ms): the spacing of a burst's requests. */
+  batchMaxMs: number;
+  /** The first burst's pace (accepted requests per second it achieved). */
+  firstBurstPerSecond?: number;
+}
+
 export interface LimitMeasurement {
   /** The limiter refused at least once. */
   limited: boolean;
@@ -74,6 +98,10 @@ export interface LimitMeasurement {
   declared: DeclaredLimit;
   /** Figures the probe could not pin down within its budget, with why. */
   missing: string[];
+  /** Set when the probe's own timing was too noisy to tell the shapes apart (or no shape fitted): why. */
+  cannotTell?: string;
+  /** The probe's own timing, to judge how far its figures hold. */
+  timing?: ProbeTiming;
 }
 
 export interface ProbeTally {
@@ -160,6 +188,8 @@ interface BurstOutcome {
   /** When the first refusal was sent, and the wait it announced. */
   refusedAtMs?: number;
   retryAfterSeconds?: number;
+  /** The slowest batch's send to answer (ms). */
+  batchMaxMs: number;
 }
 
 class Probe {
@@ -181,6 +211,7 @@ class Probe {
   private retryDueMs: number | undefined;
   private streakBroken = false;
   stopped: string | undefined;
+  readonly timing: ProbeTiming = { pollLateMaxMs: 0, roundTripMaxMs: 0, batchMaxMs: 0 };
 
   private readonly io: ProbeIO;
   private readonly limits: ProbeLimits;
@@ -281,11 +312,15 @@ class Probe {
     const startMs = this.io.now();
     let accepted = startAccepted;
     let lastAcceptedBatchMs = startMs;
+    let batchMaxMs = 0;
     while (this.stopped === undefined && accepted < this.limits.maxBurst && this.left() > 0) {
       // Far past a declared quota without a refusal: the declared limiter is not enforced.
       if (this.declared.quota !== undefined && accepted > this.declared.quota * 3 + this.limits.batch) break;
       const batchMs = this.io.now();
       const answers = this.send(this.limits.batch);
+      const took = Math.max(0, ...answers.map((a) => a.receivedAtMs)) - batchMs;
+      batchMaxMs = Math.max(batchMaxMs, took);
+      this.timing.batchMaxMs = Math.max(this.timing.batchMaxMs, took);
       const acceptedNow = answers.filter((a) => isAccepted(a.status)).length;
       accepted += acceptedNow;
       if (acceptedNow > 0) lastAcceptedBatchMs = batchMs;
@@ -299,6 +334,7 @@ class Probe {
           endMs: this.io.now(),
           acceptedSpanMs: lastAcceptedBatchMs - startMs,
           refusedAtMs: refusal.sentAtMs,
+          batchMaxMs,
           ...(wait !== undefined ? { retryAfterSeconds: wait } : {}),
         };
       }
@@ -309,7 +345,23 @@ class Probe {
       startMs,
       endMs: this.io.now(),
       acceptedSpanMs: lastAcceptedBatchMs - startMs,
+      batchMaxMs,
     };
+  }
+
+  /** Sleeps `ms` then sends one request, noting how late it left and how long its answer took. */
+  poll(ms: number): ProbeAnswer | undefined {
+    const planned = this.io.now() + Math.max(0, ms);
+    this.sleep(ms);
+    const [answer] = this.send(1);
+    if (answer) {
+      this.timing.pollLateMaxMs = Math.max(this.timing.pollLateMaxMs, answer.sentAtMs - planned);
+      this.timing.roundTripMaxMs = Math.max(
+        this.timing.roundTripMaxMs,
+        answer.receivedAtMs - answer.sentAtMs,
+      );
+    }
+    return answer;
   }
 
   /**
@@ -324,13 +376,14 @@ class Probe {
         this.limits.maxPollMs,
         Math.max(this.limits.minPollMs, waited * this.limits.pollFraction),
       );
-      this.io.sleep(spacing);
-      const [answer] = this.send(1);
+      const answer = this.poll(spacing);
       if (!answer) continue;
       if (isAccepted(answer.status)) {
+        // The server counted it somewhere between its sending and its answer: a late answer (a
+        // starved k6 reads it late) widens the interval, honestly.
         return {
-          atMs: (lastRefusedMs + answer.sentAtMs) / 2,
-          uncertaintyMs: (answer.sentAtMs - lastRefusedMs) / 2,
+          atMs: (lastRefusedMs + answer.receivedAtMs) / 2,
+          uncertaintyMs: (answer.receivedAtMs - lastRefusedMs) / 2,
         };
       }
       lastRefusedMs = answer.sentAtMs;
@@ -349,7 +402,7 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   const probe = new Probe(io, limits);
   const started = io.now();
   const done = (limit: Omit<LimitMeasurement, 'declared'>): ProbeResult => ({
-    limit: { ...limit, declared: probe.declared },
+    limit: { ...limit, declared: probe.declared, timing: probe.timing },
     tally: probe.tally,
     timeline: probe.timeline,
     durationMs: io.now() - started,
@@ -358,9 +411,36 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   const budget = limits.budgetMs;
   const outOfBudget = (what: string) =>
     `${what}: not pinned down within the budget of ${Math.round(budget / 1000)} s (raise it with RATE_BUDGET or a larger --profile)`;
+  const ms = (v: number) => `${Math.round(v)} ms`;
+  const noise = () =>
+    `polls up to ${ms(probe.timing.pollLateMaxMs)} late, answers up to ${ms(probe.timing.roundTripMaxMs)}, burst batches up to ${ms(probe.timing.batchMaxMs)}`;
+  // No shape is named without evidence for it: when the timing cannot separate them, say so.
+  const cannotTell = (why: string, burst?: number): ProbeResult => {
+    const reason = `${why} (${noise()}; k6 short of CPU or a slow network blurs the timing)`;
+    return done({
+      limited: true,
+      shape: 'unknown',
+      ...(burst !== undefined ? { burst } : {}),
+      method: 'cannot tell the shape from this run',
+      missing: [],
+      cannotTell: reason,
+    });
+  };
+  /** Why a length measured from refills is too blurred to judge, or undefined when it holds. */
+  const blurred = (lengthMs: number, uncertaintyMs: number, batchMs: number, what: string) => {
+    if (uncertaintyMs > lengthMs * NOISE_FRACTION) {
+      return `${what} ${round(lengthMs / 1000)} s is known only to ±${round(uncertaintyMs / 1000)} s, more than ${NOISE_FRACTION * 100} % of it`;
+    }
+    if (batchMs > lengthMs * SPACING_FRACTION) {
+      return `a burst's batches took up to ${ms(batchMs)}, more than ${SPACING_FRACTION * 100} % of the ${what} ${round(lengthMs / 1000)} s: its count is no measure of the allowance`;
+    }
+    return undefined;
+  };
 
   // 1. Burst from whatever allowance there is, until refused.
   const first = probe.burst();
+  const firstSpanMs = Math.max(1, first.endMs - first.startMs);
+  probe.timing.firstBurstPerSecond = round((first.accepted / firstSpanMs) * 1000, 1);
   if (!first.refused) {
     return done({
       limited: false,
@@ -400,6 +480,8 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   const sliding = (why: string): ProbeResult => {
     const windowMs = refill1.atMs - first.startMs;
     const windowSeconds = round(windowMs / 1000);
+    const noisy = blurred(windowMs, refill1.uncertaintyMs, first.batchMaxMs, 'the sliding window');
+    if (noisy) return cannotTell(noisy, first.accepted);
     if (windowMs * 1.2 + 1000 > probe.left()) {
       return done({
         limited: true,
@@ -414,6 +496,8 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
     }
     probe.sleep(windowMs * 1.1 + 100);
     const whole = probe.burst();
+    const wholeNoisy = blurred(windowMs, 0, whole.batchMaxMs, 'the sliding window');
+    if (wholeNoisy) return cannotTell(wholeNoisy, first.accepted);
     return done({
       limited: true,
       shape: 'window',
@@ -457,7 +541,15 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
     // A window's next refill is a long wait past its burst; a fast bucket's next token is not.
     const wait2 = refill2.atMs - (second.refusedAtMs ?? second.endMs);
     if (wait2 >= 2 * (second.endMs - second.startMs) + limits.minPollMs) {
-      const windowSeconds = round((refill2.atMs - refill1.atMs) / 1000);
+      const windowMs = refill2.atMs - refill1.atMs;
+      const windowSeconds = round(windowMs / 1000);
+      const noisy = blurred(
+        windowMs,
+        refill1.uncertaintyMs + refill2.uncertaintyMs,
+        second.batchMaxMs,
+        'the window',
+      );
+      if (noisy) return cannotTell(noisy, second.accepted);
       return done({
         limited: true,
         shape: 'window',
@@ -478,20 +570,46 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
   // whole window (half a second or more) for its first refill gives the rest of the first burst back
   // at the pace it was sent, far quicker. Three refills tell them apart.
   const gaps: number[] = [];
+  let gapUncertaintyMs = 0;
   let from = second.refusedAtMs ?? second.endMs;
   for (let i = 0; i < 3; i++) {
     const next = probe.waitForRefill(from, budget);
     if (!next) break;
     gaps.push(next.atMs - from);
+    gapUncertaintyMs = Math.max(gapUncertaintyMs, next.uncertaintyMs);
     from = next.atMs;
   }
   const medianGap = gaps.length === 3 ? ([...gaps].sort((a, b) => a - b)[1] as number) : undefined;
   if (medianGap !== undefined && oneToken >= 500 && medianGap < oneToken / 4) {
     return sliding('the allowance came back a few at a time, quickly after a long first wait');
   }
+  // A token bucket shows itself by each token coming as slowly as the first (the gaps alike), seen
+  // sharply enough to tell: anything else is not evidence of one.
+  if (medianGap === undefined) {
+    return done({
+      limited: true,
+      shape: 'unknown',
+      burst: first.accepted,
+      method: 'one burst and a refill; the refills after it were not seen',
+      missing: [outOfBudget('the refills after the second burst (the shape)')],
+    });
+  }
+  if (gapUncertaintyMs > oneToken / 2 || refill1.uncertaintyMs > oneToken / 2) {
+    return cannotTell(
+      `the refills are known only to ±${ms(Math.max(gapUncertaintyMs, refill1.uncertaintyMs))}, more than half the ${ms(oneToken)} between them`,
+      first.accepted,
+    );
+  }
+  if (gaps.some((g) => g < oneToken / 2 || g > oneToken * 2)) {
+    return cannotTell(
+      `no shape fits: the refills came ${gaps.map(ms).join(', ')} apart after a first wait of ${ms(oneToken)} (a token bucket's come alike, a window's whole)`,
+      first.accepted,
+    );
+  }
   let pace = Math.max(limits.minPollMs / 2, oneToken / 4);
   let paced = 0;
   let spanMs = 0;
+  let outran = false;
   for (let attempt = 0; attempt < 3 && probe.stopped === undefined; attempt++) {
     const rateUntil = io.now() + Math.min(Math.max(3000, oneToken * 25), probe.left() / 3);
     let refused = 0;
@@ -499,8 +617,7 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
     let lastAcceptMs: number | undefined;
     paced = 0;
     while (probe.stopped === undefined && io.now() < rateUntil) {
-      probe.sleep(pace);
-      const [answer] = probe.send(1);
+      const answer = probe.poll(pace);
       if (answer && isAccepted(answer.status)) {
         paced++;
         firstAcceptMs ??= answer.sentAtMs;
@@ -508,7 +625,8 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
       } else refused++;
     }
     spanMs = (lastAcceptMs ?? 0) - (firstAcceptMs ?? 0);
-    if (refused >= paced || pace <= 1) break;
+    outran = refused >= paced;
+    if (outran || pace <= 1) break;
     pace = Math.max(1, pace / 4);
   }
   if (paced < 3 || spanMs <= 0) {
@@ -521,6 +639,21 @@ export function runLimitProbe(io: ProbeIO, limits: ProbeLimits = DEFAULT_LIMITS)
     });
   }
   const ratePerSecond = ((paced - 1) / spanMs) * 1000;
+  // The paced requests must have outrun the refill (or they counted their own pace), and the rate
+  // they count must match the gaps between refills.
+  if (!outran) {
+    return cannotTell(
+      `the paced requests never outran the refill (${paced} accepted): they counted their own pace`,
+      first.accepted,
+    );
+  }
+  const gapRate = 1000 / medianGap;
+  if (Math.abs(ratePerSecond - gapRate) / gapRate > 0.5) {
+    return cannotTell(
+      `paced requests counted ${round(ratePerSecond)} req/s but the refills came one per ${ms(medianGap)} (${round(gapRate)} req/s)`,
+      first.accepted,
+    );
+  }
 
   // 5. Let it fill (the first burst bounds the capacity from above), then burst from full.
   const fillMs = (first.accepted / ratePerSecond) * 1000 * 1.2 + 200;

@@ -1,6 +1,6 @@
 // What the rate-limit probe reports: the measured limit, what the headers declare, the 429 checks,
 // and whether the run was conclusive. Pure (the probe's result in, report parts out).
-import type { ProbeResult } from './limit-probe.ts';
+import { OUTRUN_FACTOR, type ProbeResult } from './limit-probe.ts';
 import type { DeclaredLimit } from './rate-headers.ts';
 import type { RatePlan } from './rate-plan.ts';
 import type { Figure, Verdict } from './summary/report.ts';
@@ -41,7 +41,8 @@ export function disagreements(result: ProbeResult): string[] {
   const { limit, tally } = result;
   const d = limit.declared;
   const out: string[] = [];
-  if (d.quota === undefined) return out;
+  // A probe that could not tell measured nothing to hold against the headers.
+  if (d.quota === undefined || limit.cannotTell) return out;
   if (!limit.limited && tally.accepted > d.quota) {
     out.push(
       `the headers declare a quota of ${d.quota}, but ${tally.accepted} requests were accepted without a refusal`,
@@ -61,11 +62,39 @@ export function disagreements(result: ProbeResult): string[] {
   return out;
 }
 
+/**
+ * Why a burst that met no refusal proves nothing, or undefined when it did outrun the limit: the
+ * probe must have sent at least OUTRUN_FACTOR times faster than the declared (or expected) rate.
+ */
+export function tooSlowToJudge(result: ProbeResult, plan: RatePlan): string | undefined {
+  const { limit } = result;
+  const pace = limit.timing?.firstBurstPerSecond;
+  if (limit.limited || pace === undefined) return undefined;
+  const d = limit.declared;
+  const rates = [
+    d.quota !== undefined ? d.quota / (d.windowSeconds ?? 1) : undefined,
+    plan.expected.ratePerSecond,
+  ].filter((r): r is number => r !== undefined);
+  if (!rates.length) return undefined;
+  const needed = Math.max(...rates) * OUTRUN_FACTOR;
+  return pace < needed
+    ? `the probe sent only ${pace} req/s, under the ${needed} req/s that would outrun the limit it looks for (k6 short of CPU?)`
+    : undefined;
+}
+
 export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimitFindings {
   const { limit, tally } = result;
+  const slow = tooSlowToJudge(result, plan);
   const fmt = (v: number | undefined, unit = '') => (v === undefined ? 'not measured' : `${v}${unit}`);
   const figures: Figure[] = [
-    { label: 'shape', value: limit.limited ? limit.shape : 'no limiter met' },
+    {
+      label: 'shape',
+      value: limit.cannotTell
+        ? `cannot tell: ${limit.cannotTell}`
+        : limit.limited
+          ? limit.shape
+          : 'no limiter met',
+    },
     { label: 'burst', value: fmt(limit.burst, ' requests') },
     { label: 'sustained rate', value: fmt(limit.ratePerSecond, ' req/s') },
     ...(limit.shape === 'window'
@@ -96,7 +125,7 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
   const expectations: Record<string, unknown> = {};
   for (const [name, expected] of Object.entries(plan.expected)) {
     const measured = name === 'burst' ? limit.burst : limit.ratePerSecond;
-    if (expected === undefined) continue;
+    if (expected === undefined || limit.cannotTell || slow) continue;
     const off = measured === undefined ? undefined : deviation(measured, expected);
     expectations[name] = { expected, measured, deviation: off };
     if (off === undefined || Math.abs(off) > AGREEMENT) {
@@ -107,7 +136,8 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
   }
 
   const refusedOtherwise = tally.refusalStatuses.length > 0;
-  const notLimitedFails = !limit.limited && (declaredOff.length > 0 || expectedOff.length > 0);
+  const notLimitedFails =
+    !limit.limited && slow === undefined && (declaredOff.length > 0 || expectedOff.length > 0);
   const limiterVerdict: Verdict = limit.limited
     ? refusedOtherwise && tally.limited === 0
       ? {
@@ -128,7 +158,9 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
       : {
           name: 'a caller over the limit is answered 429',
           ok: null,
-          detail: `${limit.method}: raise RATE_MAX_BURST or RATE_BUDGET, or use a larger --profile`,
+          detail: slow
+            ? `${limit.method}, but ${slow}`
+            : `${limit.method}: raise RATE_MAX_BURST or RATE_BUDGET, or use a larger --profile`,
         };
   const verdicts: Verdict[] = [
     limiterVerdict,
@@ -159,20 +191,30 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
     },
     {
       name: 'what the headers declare matches what the limiter does',
-      ok: limit.declared.quota === undefined ? null : declaredOff.length === 0,
+      ok: limit.declared.quota === undefined || limit.cannotTell || slow ? null : declaredOff.length === 0,
       detail:
         limit.declared.quota === undefined
           ? 'no quota declared'
-          : declaredOff.length
-            ? declaredOff.join('; ')
-            : `within ${AGREEMENT * 100} %`,
+          : limit.cannotTell || slow
+            ? `not judged: ${limit.cannotTell ?? slow}`
+            : declaredOff.length
+              ? declaredOff.join('; ')
+              : `within ${AGREEMENT * 100} %`,
     },
   ];
-  if (Object.keys(expectations).length) {
+  if (
+    Object.keys(expectations).length ||
+    ((limit.cannotTell || slow) && Object.values(plan.expected).some((v) => v !== undefined))
+  ) {
     verdicts.push({
       name: 'the limit is what RATE_EXPECTED_* says',
-      ok: expectedOff.length === 0,
-      detail: expectedOff.length ? expectedOff.join('; ') : `within ${AGREEMENT * 100} %`,
+      ok: limit.cannotTell || slow ? null : expectedOff.length === 0,
+      detail:
+        limit.cannotTell || slow
+          ? `not judged: ${limit.cannotTell ?? slow}`
+          : expectedOff.length
+            ? expectedOff.join('; ')
+            : `within ${AGREEMENT * 100} %`,
     });
   }
   if (result.stoppedBecause) {
@@ -183,9 +225,11 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
   const unpinned = limit.missing.length ? `not pinned down: ${limit.missing.join('; ')}` : undefined;
   const inconclusive = failed
     ? undefined
-    : limiterVerdict.ok === null
-      ? `the limiter was never met: ${limit.method}`
-      : (unpinned ?? undefined);
+    : limit.cannotTell
+      ? `cannot tell the limiter's shape: ${limit.cannotTell}`
+      : limiterVerdict.ok === null
+        ? `the limiter was never met: ${slow ? `${limit.method}, but ${slow}` : limit.method}`
+        : (unpinned ?? undefined);
   const notes = [
     ...(unpinned ? [unpinned] : []),
     "Judged by what the target does (answers and timing), not by any assumption about it: the burst is counted from a refill, the window is the time between two refills, a token bucket's rate is counted from paced requests.",
@@ -205,6 +249,8 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
         shape: limit.shape,
         limited: limit.limited,
         missing: limit.missing,
+        ...(limit.cannotTell ? { cannotTell: limit.cannotTell } : {}),
+        ...(limit.timing ? { timing: limit.timing } : {}),
       },
       tally,
       findings: declaredOff,

@@ -123,6 +123,12 @@ describe('runLimitProbe', () => {
     fc.assert(
       fc.property(shape, fc.integer({ min: 1, max: 20 }), (limit, latencyMs) => {
         const result = probe({ limit, latencyMs });
+        // Cannot tell is allowed (with its reason); a shape named is the right one, its figures within 20 %.
+        if (result.limit.cannotTell) {
+          expect(result.limit.shape).toBe('unknown');
+          return;
+        }
+        expect(result.limit.shape).toBe(limit.shape === 'token-bucket' ? 'token-bucket' : 'window');
         const rate =
           limit.shape === 'token-bucket' ? limit.refillPerSecond : limit.limit / limit.windowSeconds;
         within(result.limit.burst, limit.limit, 'burst');
@@ -131,6 +137,28 @@ describe('runLimitProbe', () => {
       }),
       { numRuns: Number(process.env.PROBE_PROPERTY_RUNS ?? 60) },
     );
+  });
+
+  it.each([
+    ['a 1 s fixed window', { limit: 20, windowSeconds: 1 }],
+    ['a sliding window', { limit: 20, windowSeconds: 1, shape: 'sliding-window' as const }],
+    ['a token bucket', { limit: 20, windowSeconds: 1, shape: 'token-bucket' as const, refillPerSecond: 10 }],
+  ])(
+    '%s seen by a starved k6 (every answer 600 ms late): cannot tell, with the reason, never a wrong shape',
+    (_, limit) => {
+      const result = probe({ limit, latencyMs: 600 });
+      if (result.limit.limited) {
+        expect(result.limit.shape).toBe('unknown');
+        expect(result.limit.cannotTell).toMatch(/answers up to \d+ ms/);
+      }
+      expect(result.limit.timing?.roundTripMaxMs ?? 600).toBeGreaterThanOrEqual(600);
+    },
+  );
+
+  it('a starved burst slower than the window is never refused: its pace is recorded for the verdict', () => {
+    const result = probe({ limit: { limit: 20, windowSeconds: 1 }, headers: true, latencyMs: 1200 });
+    expect(result.limit.limited).toBe(false);
+    expect(result.limit.timing?.firstBurstPerSecond).toBeLessThan(40);
   });
 
   it('counts 429s without the error body', () => {

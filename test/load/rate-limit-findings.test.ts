@@ -128,6 +128,48 @@ describe('rateLimitFindings', () => {
     );
   });
 
+  it('a starved burst (slower than twice the declared rate) that met no refusal: inconclusive, not failed', () => {
+    const declared = { quota: 20, windowSeconds: 1, sources: ['RateLimit-Policy'] };
+    const starved: ProbeResult = {
+      ...WINDOW,
+      limit: {
+        limited: false,
+        shape: 'unknown',
+        method: 'no refusal after 100 requests in 4.1 s',
+        declared,
+        missing: ['burst', 'ratePerSecond'],
+        timing: { pollLateMaxMs: 0, roundTripMaxMs: 0, batchMaxMs: 1200, firstBurstPerSecond: 24.4 },
+      },
+      tally: { ...WINDOW.tally, accepted: 100, limited: 0, afterRetryAfter: { honoured: 0, refused: 0 } },
+    };
+    const findings = rateLimitFindings(starved, plan);
+    expect(findings.failed).toBe(false);
+    expect(findings.inconclusive).toMatch(/sent only 24.4 req\/s, under the 40 req\/s/);
+    // The same run at full pace is the rate-limit-missing fault: failed.
+    const fast = {
+      ...starved,
+      limit: {
+        ...starved.limit,
+        timing: { pollLateMaxMs: 0, roundTripMaxMs: 0, batchMaxMs: 5, firstBurstPerSecond: 900 },
+      },
+    };
+    expect(rateLimitFindings(fast, plan).failed).toBe(true);
+  });
+
+  it('a probe that could not tell the shape: inconclusive with its reason, the declared window not judged', () => {
+    const blurred = limit({
+      shape: 'unknown',
+      windowSeconds: 1.21,
+      limitPerWindow: 20,
+      declared: { quota: 20, windowSeconds: 1, sources: ['RateLimit-Policy'] },
+      cannotTell: 'the window 1.21 s is known only to ±0.3 s, more than 10 % of it',
+    });
+    const findings = rateLimitFindings(blurred, plan);
+    expect(findings.failed).toBe(false);
+    expect(findings.inconclusive).toMatch(/^cannot tell the limiter's shape: the window 1.21 s/);
+    expect(verdict(findings, 'what the headers declare')?.ok).toBeNull();
+  });
+
   it('never met, nothing declared or expected: inconclusive, not passed', () => {
     const result: ProbeResult = {
       ...WINDOW,
