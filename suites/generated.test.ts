@@ -5,6 +5,7 @@
 // breaks of our choices where the spec is silent) tolerated (GNR-03); a created pet reads back
 // equal (GNR-04).
 // CONFORMANCE_GENERATED sets the request budget (0 = off), CONFORMANCE_SEED replays a run.
+import { aliveChecks } from '../src/checks/alive.ts';
 import { area, check } from '../src/checks/define.ts';
 import type { GuardedAction } from '../src/config/index.ts';
 import { operations } from '../src/contract/index.ts';
@@ -100,4 +101,6 @@ area('generated', () => {
   // The checks run a few at a time in declaration order: the longest first, so that none of them
   // starts last and keeps the run waiting (with a slow target, createPets' 28 breaks take longest).
   for (const d of [...declared].sort((a, b) => b.requests - a.requests)) d.declare();
+  // The target still alive after an odd request (src/checks/alive.ts).
+  aliveChecks();
 });

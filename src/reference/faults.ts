@@ -452,6 +452,28 @@ const TABLE = [
     undefined,
     ['errors'],
   ),
+  // Crashes and hangs on input (GNR-01: worse than a 5xx, nothing is answered any more)
+  fault(
+    'garbled-request-crash',
+    'GNR-01',
+    'a garbled request line crashes the server: every later connection is dropped',
+    undefined,
+    ['generated'],
+  ),
+  fault(
+    'header-overflow-crash',
+    'GNR-01',
+    'a request whose headers are too large crashes the server: every later connection is dropped',
+    undefined,
+    ['generated'],
+  ),
+  fault(
+    'pets-next-page-hang',
+    'GNR-01',
+    "following GET /pets's x-next link (a list with `after`) hangs the server: nothing is answered any more",
+    undefined,
+    ['generated', 'pets'],
+  ),
   fault(
     'unknown-route-500',
     'GNR-01',

@@ -116,9 +116,25 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
     return match.handler(ctx);
   }
 
+  // Set only by the faults that stand for a crash or a hang on input (never on a correct server):
+  // a crashed server drops every connection from then on, a hung one answers nothing more.
+  let down: 'crashed' | 'hung' | undefined;
+  const crash = () => {
+    down = 'crashed';
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (down === 'crashed') {
+      res.destroy();
+      return;
+    }
+    if (down === 'hung') return;
     const requestId = randomUUID();
     const { path, query } = splitTarget(req.url ?? '/');
+    if (state.faults.has('pets-next-page-hang') && query.has('after') && path.endsWith('/pets')) {
+      down = 'hung';
+      return;
+    }
     const matched: { route?: string } = {};
     let reply: Reply;
     try {
@@ -171,6 +187,15 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
   // Unparseable requests (bad request line, oversized headers, timeouts): the error body if the
   // socket can still take it, then close.
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+    const overflow = error.code === 'HPE_HEADER_OVERFLOW';
+    if (
+      (overflow && state.faults.has('header-overflow-crash')) ||
+      (!overflow && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && state.faults.has('garbled-request-crash'))
+    ) {
+      crash();
+      socket.destroy();
+      return;
+    }
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
@@ -185,6 +210,11 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
     socket.end(
       `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status] ?? ''}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
+  });
+
+  // A crashed server takes no connection at all (as a dead process's port refuses it).
+  server.on('connection', (socket: Socket) => {
+    if (down === 'crashed') socket.destroy();
   });
 
   return server;
