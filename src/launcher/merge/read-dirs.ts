@@ -1,0 +1,46 @@
+// Reads runner shares from directories (one per runner, e.g. copied from k6-operator pods' shared
+// volume): `runner.json` ({ name, segment, exitCode, thresholds }) beside `samples.jsonl` (k6's
+// `--out json`). A directory without either file is a missing share, reported by its path.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunnerOutput } from './samples.ts';
+
+export interface RunnerMeta {
+  name: string;
+  segment: string;
+  exitCode: number | null;
+  /** The profile's thresholds, as k6 was given them. */
+  thresholds: Record<string, string[]>;
+}
+
+export interface ReadShares {
+  runners: RunnerOutput[];
+  thresholds: Record<string, string[]>;
+  /** Directories that held no readable share. */
+  unreadable: string[];
+}
+
+export function readRunnerDirs(dirs: string[]): ReadShares {
+  const runners: RunnerOutput[] = [];
+  const unreadable: string[] = [];
+  let thresholds: Record<string, string[]> = {};
+  for (const dir of dirs) {
+    const metaPath = join(dir, 'runner.json');
+    const samplesPath = join(dir, 'samples.jsonl');
+    if (!existsSync(metaPath)) {
+      unreadable.push(`${dir}: no runner.json`);
+      continue;
+    }
+    let meta: RunnerMeta;
+    try {
+      meta = JSON.parse(readFileSync(metaPath, 'utf8')) as RunnerMeta;
+    } catch {
+      unreadable.push(`${dir}: runner.json is not JSON (truncated?)`);
+      continue;
+    }
+    thresholds = { ...thresholds, ...meta.thresholds };
+    const text = existsSync(samplesPath) ? readFileSync(samplesPath, 'utf8') : '';
+    runners.push({ name: meta.name, segment: meta.segment, exitCode: meta.exitCode, text });
+  }
+  return { runners, thresholds, unreadable };
+}
