@@ -2,7 +2,7 @@
 // (their meta.conformance), which rules each collected check names, what filters left out, and
 // the run-level problems (a suite that could not load, unhandled errors, an interrupted run).
 import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
+import { type Area, levelOfRules } from '../rules/catalogue.ts';
 import { areaOfTags, rulesOfTags } from '../rules/tags.ts';
 import { errorText, outcomeOf, SELF_PROJECT } from './outcome.ts';
 import type { CheckResult } from './types.ts';
