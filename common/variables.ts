@@ -198,6 +198,18 @@ export const VARIABLES: readonly Variable[] = [
     },
   },
   {
+    name: 'PINNED_API_KEY_ADDRESS',
+    key: 'pinnedApiKeyAddress',
+    required: 'no',
+    secret: false,
+    envFile: true,
+    k6: false,
+    meaning:
+      'the IP address that pinned key is fixed to on the portal: the checks claim it in X-Forwarded-For, Forwarded, ... and expect the key still refused (unset: those claims run only with a control API)',
+    example: '203.0.113.10',
+    dotenv: { line: 'value' },
+  },
+  {
     name: 'DISABLED_FEATURE_ROUTE',
     key: 'disabledFeatureRoute',
     required: 'no',

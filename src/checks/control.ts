@@ -13,8 +13,6 @@ export interface ControlClient {
     pinnedAddress?: string,
   ): Promise<{ id: string; secret: string }>;
   requestCounts(): Promise<{ total: number; byRoute: Record<string, number>; tokenRequests: number }>;
-  /** The address the server sees this suite's requests come from. */
-  callerAddress(): Promise<string>;
   /** The server's virtual time (ms): real time plus what advanceClock has added, by any check. */
   now(): Promise<number>;
 }
@@ -56,7 +54,6 @@ export function createControlClient(controlUrl: string, timeoutMs = 5_000): Cont
         ...(pinnedAddress === undefined ? {} : { pinnedAddress }),
       }),
     requestCounts: () => call('GET', 'requests'),
-    callerAddress: async () => (await call<{ address: string }>('GET', 'caller')).address,
     now: async () => Date.parse((await call<{ now: string }>('GET', '')).now),
   };
 }

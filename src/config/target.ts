@@ -33,8 +33,14 @@ export function resolveTarget(settings: TargetSettings, localServer?: LocalServe
       },
     };
     if (c.pinnedApiKeyId && c.pinnedApiKeySecret) {
-      config.credentials.pinnedApiKey = { id: c.pinnedApiKeyId, secret: c.pinnedApiKeySecret };
+      config.credentials.pinnedApiKey = {
+        id: c.pinnedApiKeyId,
+        secret: c.pinnedApiKeySecret,
+        ...(c.pinnedApiKeyAddress ? { address: c.pinnedApiKeyAddress } : {}),
+      };
     }
+    const caller = loopbackSource(config.apiBaseUrl);
+    if (caller) config.callerAddress = caller;
     const controlUrl = localServer.controlUrl ?? settings.controlUrl;
     if (controlUrl) config.controlUrl = controlUrl;
     return config;
@@ -52,8 +58,14 @@ export function resolveTarget(settings: TargetSettings, localServer?: LocalServe
     credentials: { clientId, clientSecret, apiKeyId, apiKeySecret },
   };
   if (settings.pinnedApiKeyId && settings.pinnedApiKeySecret) {
-    config.credentials.pinnedApiKey = { id: settings.pinnedApiKeyId, secret: settings.pinnedApiKeySecret };
+    config.credentials.pinnedApiKey = {
+      id: settings.pinnedApiKeyId,
+      secret: settings.pinnedApiKeySecret,
+      ...(settings.pinnedApiKeyAddress ? { address: settings.pinnedApiKeyAddress } : {}),
+    };
   }
+  const caller = loopbackSource(config.apiBaseUrl);
+  if (caller) config.callerAddress = caller;
   if (settings.disabledFeatureRoute) config.disabledFeatureRoute = settings.disabledFeatureRoute;
   if (settings.expiredAccessToken) config.expiredAccessToken = settings.expiredAccessToken;
   if (settings.controlUrl) config.controlUrl = settings.controlUrl;
@@ -68,5 +80,22 @@ export function resolveTarget(settings: TargetSettings, localServer?: LocalServe
 export function targetValues(config: TargetConfig): Readonly<Record<string, unknown>> {
   const { credentials, ...rest } = config;
   const { pinnedApiKey, ...keys } = credentials;
-  return { ...rest, ...keys, pinnedApiKeyId: pinnedApiKey?.id, pinnedApiKeySecret: pinnedApiKey?.secret };
+  return {
+    ...rest,
+    ...keys,
+    pinnedApiKeyId: pinnedApiKey?.id,
+    pinnedApiKeySecret: pinnedApiKey?.secret,
+    pinnedApiKeyAddress: pinnedApiKey?.address,
+  };
+}
+
+/**
+ * The address a connection to a literal loopback address comes from: that same address. Anything
+ * else (a name, another host) the run cannot know without asking, and the target is not asked.
+ */
+export function loopbackSource(baseUrl: string): string | undefined {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return host;
+  if (host === '::1') return host;
+  return undefined;
 }

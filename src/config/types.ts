@@ -20,6 +20,8 @@ export interface TargetSettings {
   apiKeySecret?: string;
   pinnedApiKeyId?: string;
   pinnedApiKeySecret?: string;
+  /** PINNED_API_KEY_ADDRESS: the address that key is pinned to (configuration, never the target's word). */
+  pinnedApiKeyAddress?: string | undefined;
   disabledFeatureRoute?: string;
   expiredAccessToken?: string;
   /** CUSTOMERS_AUTH: the schemes GET /v1/customers takes, when told (unset: detected). */
@@ -57,8 +59,13 @@ export interface TargetConfig {
     clientSecret: string;
     apiKeyId: string;
     apiKeySecret: string;
-    pinnedApiKey?: { id: string; secret: string };
+    pinnedApiKey?: { id: string; secret: string; address?: string };
   };
+  /**
+   * The address the target sees this run at, when the run knows it without asking the target (a
+   * loopback connection comes from the loopback address it goes to).
+   */
+  callerAddress?: string;
   disabledFeatureRoute?: string;
   expiredAccessToken?: string;
   controlUrl?: string;
@@ -92,5 +99,7 @@ export interface LocalServerInfo {
     apiKeySecret: string;
     pinnedApiKeyId?: string;
     pinnedApiKeySecret?: string;
+    /** The address the run pinned that key to when it started the server. */
+    pinnedApiKeyAddress?: string;
   };
 }

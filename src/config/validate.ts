@@ -1,5 +1,6 @@
 // Turns raw variables into TargetSettings, collecting every problem instead of stopping at the
 // first, so one run tells the user everything to fix. Secret values are never quoted.
+import { isIP } from 'node:net';
 import {
   DEFAULT_TIMEOUT_MS,
   demoSecretsForRemote,
@@ -215,6 +216,14 @@ function controlUrl(c: Collector): string | undefined {
   return address(c, 'REFERENCE_CONTROL_URL', value, readHttpUrl(value), expected);
 }
 
+function pinnedAddress(c: Collector): string | undefined {
+  const value = c.get('PINNED_API_KEY_ADDRESS');
+  if (value === undefined) return undefined;
+  if (isIP(value) !== 0) return value;
+  c.add('PINNED_API_KEY_ADDRESS', `is ${c.quote(value)}`, 'an IPv4 or IPv6 address, e.g. 203.0.113.10');
+  return undefined;
+}
+
 export function validate(
   raw: RawVariables,
   earlier: ConfigProblem[] = [],
@@ -241,6 +250,7 @@ export function validate(
     ),
     pinnedApiKeyId: credential(c, 'PINNED_API_KEY_ID', 'the id of a key pinned to another IP', false, why),
     pinnedApiKeySecret: credential(c, 'PINNED_API_KEY_SECRET', 'the secret of that pinned key', false, why),
+    pinnedApiKeyAddress: pinnedAddress(c),
     disabledFeatureRoute: featureRoute(c),
     customersAuth: customersAuth(c),
     expiredAccessToken: credential(

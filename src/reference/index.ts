@@ -3,7 +3,7 @@
 // mistake in one is not mirrored in the other.
 import type { AddressInfo } from 'node:net';
 import { createControl, type ReferenceControl } from './control.ts';
-import { type Credentials, DEFAULT_CREDENTIALS } from './credentials.ts';
+import { type Credentials, DEFAULT_CREDENTIALS, PINNED_ADDRESS } from './credentials.ts';
 import { type ReferenceServerOptions, resolveOptions } from './options.ts';
 import { createReferenceHttpServer } from './server.ts';
 import { ServerState } from './state.ts';
@@ -20,7 +20,8 @@ export interface RunningReferenceServer {
   apiBaseUrl: string; // http://127.0.0.1:PORT/api/
   petstoreBaseUrl: string; // http://127.0.0.1:PORT/petstore/v1
   controlUrl: string | undefined; // http://127.0.0.1:PORT/__control/ when control is on
-  credentials: Credentials;
+  /** What the run configured: the demo credentials, and the address the pinned key is fixed to. */
+  credentials: Credentials & { pinnedApiKeyAddress: string };
   control: ReferenceControl; // in-process, always available
   close(): Promise<void>;
 }
@@ -58,7 +59,7 @@ export async function startReferenceServer(
     apiBaseUrl: `${base}/api/`,
     petstoreBaseUrl: `${base}/petstore/v1`,
     controlUrl: resolved.control ? `${base}/__control/` : undefined,
-    credentials: { ...DEFAULT_CREDENTIALS },
+    credentials: { ...DEFAULT_CREDENTIALS, pinnedApiKeyAddress: PINNED_ADDRESS },
     control,
     close() {
       closing ??= new Promise<void>((resolve) => {

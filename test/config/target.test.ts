@@ -3,7 +3,8 @@
 // other environment.
 import { describe, expect, it } from 'vitest';
 import { type LocalServerInfo, resolveTarget, type TargetSettings } from '../../src/config/index.ts';
-import { SECRETS, STAGING, settingsOf } from './helpers.ts';
+import { loopbackSource } from '../../src/config/target.ts';
+import { problemsOf, SECRETS, STAGING, settingsOf } from './helpers.ts';
 
 const SERVER: LocalServerInfo = {
   apiBaseUrl: 'http://127.0.0.1:40001/api/',
@@ -86,6 +87,36 @@ describe('a remote target', () => {
   });
 });
 
+describe('the pinned address and the caller address come from configuration', () => {
+  it('PINNED_API_KEY_ADDRESS joins the pinned key', () => {
+    const config = resolveTarget(
+      settingsOf({
+        ...STAGING,
+        PINNED_API_KEY_ID: 'pk',
+        PINNED_API_KEY_SECRET: 'pk-secret-value',
+        PINNED_API_KEY_ADDRESS: '198.51.100.7',
+      }),
+    );
+    expect(config.credentials.pinnedApiKey).toEqual({
+      id: 'pk',
+      secret: 'pk-secret-value',
+      address: '198.51.100.7',
+    });
+  });
+
+  it('refuses a pinned address that is not an IP address', () => {
+    const problems = problemsOf({ ...STAGING, PINNED_API_KEY_ADDRESS: 'staging.example' });
+    expect(problems.map((p) => p.variable)).toContain('PINNED_API_KEY_ADDRESS');
+  });
+
+  it('knows the caller address only for a literal loopback address', () => {
+    expect(loopbackSource('http://127.0.0.1:8080/api/')).toBe('127.0.0.1');
+    expect(loopbackSource('http://[::1]:8080/api/')).toBe('::1');
+    expect(loopbackSource('https://staging.example/api/')).toBeUndefined();
+    expect(loopbackSource('http://localhost:8080/api/')).toBeUndefined();
+  });
+});
+
 describe('the local target', () => {
   it('takes URLs, credentials and the control API from the started server', () => {
     expect(resolveTarget(settingsOf({}), SERVER)).toEqual({
@@ -93,6 +124,8 @@ describe('the local target', () => {
       apiBaseUrl: SERVER.apiBaseUrl,
       petstoreBaseUrl: SERVER.petstoreBaseUrl,
       controlUrl: SERVER.controlUrl,
+      // A loopback connection comes from the address it goes to: the run knows it unasked.
+      callerAddress: '127.0.0.1',
       credentials: {
         clientId: 'server-client',
         clientSecret: 'server-client-secret',
