@@ -1,4 +1,5 @@
 // resolveTarget: settings (+ the started embedded server for the local target) -> TargetConfig.
+import { isLoopbackHost, urlHost } from '../../common/config-rules.ts';
 import type { LocalServerInfo, TargetConfig, TargetSettings } from './types.ts';
 
 export function resolveTarget(settings: TargetSettings, localServer?: LocalServerInfo): TargetConfig {
@@ -94,8 +95,10 @@ export function targetValues(config: TargetConfig): Readonly<Record<string, unkn
  * else (a name, another host) the run cannot know without asking, and the target is not asked.
  */
 export function loopbackSource(baseUrl: string): string | undefined {
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return host;
-  if (host === '::1') return host;
-  return undefined;
+  // An address, not a name: localhost may resolve to either family.
+  const host = urlHost(baseUrl);
+  if (host === undefined || !isLoopbackHost(host) || host === 'localhost' || host.endsWith('.localhost')) {
+    return undefined;
+  }
+  return host.startsWith('[') ? host.slice(1, -1) : host;
 }

@@ -39,7 +39,9 @@ const SERVICE_ROUTES: readonly Route[] = [
 // Slow or stalled clients are dropped: headers within 10 s, the whole request within 30 s.
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+// Idle keep-alive connections live longer than clients keep them (undici: 4 s), so the client
+// closes first: a server closing one just as a starved client reuses it resets that request.
+const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 
 function callerAddress(req: IncomingMessage): string {
   const address = req.socket.remoteAddress ?? '';

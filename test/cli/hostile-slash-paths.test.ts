@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { LOCK_FILE } from '../../src/report/run-lock.ts';
-import { startForwardingProxy } from '../support/forwarding-proxy.ts';
+import { stagingThrough, startForwardingProxy } from '../support/forwarding-proxy.ts';
 import { ROOT, runTs } from '../support/run-node.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -35,21 +35,7 @@ async function slashTarget(slashes: number) {
   closers.push(() => proxy.close());
   const dir = mkdtempSync(join(tmpdir(), 'slash-paths-'));
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));
-  const c = server.credentials;
-  const env = {
-    ...process.env,
-    FORCE_COLOR: '0',
-    CONFORMANCE_TARGET: 'staging',
-    API_BASE_URL: `${proxy.origin}/api/`,
-    PETSTORE_BASE_URL: `${proxy.origin}/petstore/v1`,
-    CLIENT_ID: c.clientId,
-    CLIENT_SECRET: c.clientSecret,
-    API_KEY_ID: c.apiKeyId,
-    API_KEY_SECRET: c.apiKeySecret,
-    CONFORMANCE_SLOW: '0',
-    CONFORMANCE_REPORTS_DIR: dir,
-  };
-  return { dir, env };
+  return { dir, env: stagingThrough(proxy.origin, server.credentials, dir) };
 }
 
 describe('error bodies whose path is a run of slashes', { timeout: 240_000 }, () => {
@@ -88,6 +74,18 @@ describe('error bodies whose path is a run of slashes', { timeout: 240_000 }, ()
     const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
       child.on('exit', (code) => resolve({ code, at: Date.now() })),
     );
+    // 5 s into the checks (a fresh clone spends longer than that setting up, and a signal during
+    // set-up rightly leaves the last reports alone): the flag watch's announcement marks their start.
+    let output = '';
+    await new Promise<void>((resolve) => {
+      const seen = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('feature flags: watching')) resolve();
+      };
+      child.stdout?.on('data', seen);
+      child.stderr?.on('data', seen);
+      child.on('exit', () => resolve());
+    });
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const sentAt = Date.now();
     child.kill('SIGINT');

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseExactJson } from '../../src/client/exact-json.ts';
 import { validateComponent } from '../../src/contract/index.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
-import { startForwardingProxy } from '../support/forwarding-proxy.ts';
+import { stagingThrough, startForwardingProxy } from '../support/forwarding-proxy.ts';
 import { runTs } from '../support/run-node.ts';
 
 const BIG = ['9007199254740993', '9223372036854775807', '-9223372036854775808'];
@@ -80,21 +80,8 @@ describe('a target that lists a pet with an id beyond 2^53 first', () => {
     closers.push(() => proxy.close());
     const dir = mkdtempSync(join(tmpdir(), 'big-ids-'));
     closers.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const c = server.credentials;
     const run = await runTs('src/cli/conformance.ts', ['--area', 'pets', '--area', 'operations'], {
-      env: {
-        ...process.env,
-        FORCE_COLOR: '0',
-        CONFORMANCE_TARGET: 'staging',
-        API_BASE_URL: `${proxy.origin}/api/`,
-        PETSTORE_BASE_URL: `${proxy.origin}/petstore/v1`,
-        CLIENT_ID: c.clientId,
-        CLIENT_SECRET: c.clientSecret,
-        API_KEY_ID: c.apiKeyId,
-        API_KEY_SECRET: c.apiKeySecret,
-        CONFORMANCE_SLOW: '0',
-        CONFORMANCE_REPORTS_DIR: dir,
-      },
+      env: stagingThrough(proxy.origin, server.credentials, dir),
     });
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
       checks: { id: string; status: string; reason?: string }[];

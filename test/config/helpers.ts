@@ -15,6 +15,7 @@ export const KNOWN_VARIABLES = [
   'PINNED_API_KEY_ID',
   'PINNED_API_KEY_SECRET',
   'CUSTOMERS_AUTH',
+  'PINNED_API_KEY_ADDRESS',
   'DISABLED_FEATURE_ROUTE',
   'EXPIRED_ACCESS_TOKEN',
   'ALLOW_PRODUCTION_WRITES',
@@ -48,6 +49,8 @@ export const STAGING: Record<KnownVariable, string> = {
   PINNED_API_KEY_SECRET: SECRETS.PINNED_API_KEY_SECRET,
   // Unset (detected): the settings the tests expect leave it out.
   CUSTOMERS_AUTH: '',
+  // Unset: the settings the tests expect leave it out.
+  PINNED_API_KEY_ADDRESS: '',
   DISABLED_FEATURE_ROUTE: '/v1/reports',
   EXPIRED_ACCESS_TOKEN: SECRETS.EXPIRED_ACCESS_TOKEN,
   ALLOW_PRODUCTION_WRITES: 'no',

@@ -1,8 +1,36 @@
 // Every named fault is real: a small probe of the rule it breaks holds on the clean server and
 // fails once that fault (and only it) is switched on. A fault without a probe fails the test.
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../src/reference/index.ts';
 import { type Answer, type Envelope, errorBodyProblems, type TestServer, withServer } from './helpers.ts';
+
+/** Bytes sent as they are on a connection of their own; whatever comes back, or nothing, is read. */
+function rawExchange(s: TestServer, bytes: string): Promise<void> {
+  const { hostname, port } = new URL(s.origin);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => socket.end(bytes));
+    socket.on('data', () => undefined);
+    socket.on('close', () => resolve());
+    socket.on('error', () => resolve());
+    socket.setTimeout(5000, () => socket.destroy());
+  });
+}
+
+/** The answer, or undefined when none came within `ms` (a hang). */
+async function within<T>(pending: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([pending.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const stillAnswers = async (s: TestServer) => (await within(s.call('/api/v1/customers'), 5000)) !== undefined;
 
 /** true when the rule holds. */
 type Probe = (s: TestServer) => Promise<boolean>;
@@ -232,6 +260,16 @@ const PROBES: Record<string, Probe> = {
     const read = await s.call(`${PETS}/5009`);
     return again.status >= 400 || (read.json as { name?: string }).name === 'second';
   },
+  // The server still answers a plain request after an odd one (a crash or hang is a fault).
+  'garbled-request-crash': async (s) => {
+    await rawExchange(s, 'GARBLED \x01 NOT HTTP\r\n\r\n');
+    return stillAnswers(s);
+  },
+  'header-overflow-crash': async (s) => {
+    await rawExchange(s, `GET /api/v1/customers HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    return stillAnswers(s);
+  },
+  'pets-next-page-hang': async (s) => (await within(s.call(`${PETS}?limit=3&after=3`), 5000)) !== undefined,
   'created-pet-body-not-json': async (s) => {
     const res = await s.call(PETS, { method: 'POST', body: { id: 5016, name: 'G' } });
     return res.text === '' || res.json !== undefined;

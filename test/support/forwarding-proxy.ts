@@ -85,3 +85,27 @@ export async function startForwardingProxy(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * The environment of a conformance run against a reference server reached through a proxy at
+ * `origin`, as a staging target (no control API, slow checks off), writing its reports to `dir`.
+ */
+export function stagingThrough(
+  origin: string,
+  credentials: { clientId: string; clientSecret: string; apiKeyId: string; apiKeySecret: string },
+  dir: string,
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    FORCE_COLOR: '0',
+    CONFORMANCE_TARGET: 'staging',
+    API_BASE_URL: `${origin}/api/`,
+    PETSTORE_BASE_URL: `${origin}/petstore/v1`,
+    CLIENT_ID: credentials.clientId,
+    CLIENT_SECRET: credentials.clientSecret,
+    API_KEY_ID: credentials.apiKeyId,
+    API_KEY_SECRET: credentials.apiKeySecret,
+    CONFORMANCE_SLOW: '0',
+    CONFORMANCE_REPORTS_DIR: dir,
+  };
+}
