@@ -67,14 +67,15 @@ const printfArg = (bytes: string) =>
   `'${bytes.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/'/g, "'\\''")}'`;
 
 /** The plain request after the odd one: answered, whatever its status, or the check fails. */
-async function stillAnswers(t: CheckContext, after: string, replay: string): Promise<void> {
+async function stillAnswers(t: CheckContext, after: string, replay?: string): Promise<void> {
   try {
     await t.client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'none' });
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     t.fail(
       `after ${after}, a plain GET /v1/customers was not answered (${error.kind}: ${error.message}): the server crashed or hangs`,
-      { replay },
+      // Only a command that runs nothing but curl is printed: raw bytes have none (results.json has the exchange).
+      replay ? { replay } : {},
     );
   }
 }
@@ -102,13 +103,7 @@ export function aliveChecks(): void {
       const started = Date.now();
       const got = await sendRaw(base, bytes);
       t.attach([rawExchange(base, bytes, got, started)]);
-      const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-      const send =
-        url.protocol === 'https:'
-          ? `openssl s_client -quiet -connect ${url.hostname}:${port}`
-          : `nc ${url.hostname} ${port}`;
-      const replay = `printf ${printfArg(bytes)} | ${send}; curl -si '${base.replace(/\/?$/, '/')}v1/customers'`;
-      await stillAnswers(t, odd.title.split(' leaves')[0] ?? odd.id, replay);
+      await stillAnswers(t, odd.title.split(' leaves')[0] ?? odd.id);
     });
   }
 
