@@ -63,9 +63,6 @@ function rawExchange(
   return exchange;
 }
 
-const printfArg = (bytes: string) =>
-  `'${bytes.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/'/g, "'\\''")}'`;
-
 /** The plain request after the odd one: answered, whatever its status, or the check fails. */
 async function stillAnswers(t: CheckContext, after: string, replay?: string): Promise<void> {
   try {
