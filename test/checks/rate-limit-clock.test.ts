@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
-import { startForwardingProxy } from '../support/forwarding-proxy.ts';
+import { stagingThrough, startForwardingProxy } from '../support/forwarding-proxy.ts';
 import { runTs } from '../support/run-node.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -34,21 +34,10 @@ it('RATE-429 is inconclusive, not failed, when the clock jumps through every bur
   const origin = await clockJumpingProxy(server);
   const dir = mkdtempSync(join(tmpdir(), 'rate-clock-'));
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));
-  const c = server.credentials;
   const run = await runTs('src/cli/conformance.ts', ['--area', 'rate-limit'], {
     env: {
-      ...process.env,
-      FORCE_COLOR: '0',
-      CONFORMANCE_TARGET: 'staging',
-      API_BASE_URL: `${origin}/api/`,
-      PETSTORE_BASE_URL: `${origin}/petstore/v1`,
-      CLIENT_ID: c.clientId,
-      CLIENT_SECRET: c.clientSecret,
-      API_KEY_ID: c.apiKeyId,
-      API_KEY_SECRET: c.apiKeySecret,
+      ...stagingThrough(origin, server.credentials, dir),
       REFERENCE_CONTROL_URL: server.controlUrl ?? '',
-      CONFORMANCE_SLOW: '0',
-      CONFORMANCE_REPORTS_DIR: dir,
     },
   });
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
