@@ -4,13 +4,15 @@
 // the expired one again) it fails. And an interrupted `npm run load:*` (SIGTERM, SIGINT) still
 // writes its reports, marked interrupted, with exit 143/130.
 // Skipped only on a machine with neither k6 nor Go.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
+import { startReferenceServer } from '../../src/reference/index.ts';
+import { stagingThrough, startForwardingProxy } from '../support/forwarding-proxy.ts';
 import { BLANK_TARGET, ROOT } from './cli-run.ts';
 import {
   junitFailures,
@@ -35,34 +37,45 @@ const count = (report: LoadReport, name: string) => report.metrics[name]?.values
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-/** `npm run load:<script>` in a child process, sent `signal` once its k6 has run for `afterMs`. */
-function interruptedCli(
+/**
+ * `npm run load:<script>` against a staging target (a reference server behind a proxy that counts
+ * requests), sent `signal` once k6 has made `afterRequests` requests: timed from what k6 did, not
+ * from a clock, so a busy machine that starts k6 slowly cannot interrupt it before its first request.
+ */
+async function interruptedCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   signal: NodeJS.Signals,
-  afterMs: number,
+  afterRequests: number,
 ): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/load.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...BLANK_TARGET, ...env },
-    });
-    let stderr = '';
-    let timer: NodeJS.Timeout | undefined;
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      // The CLI says when the server is up and k6 starts: time the signal from there.
-      if (timer === undefined && /load: reference server/.test(stderr)) {
-        timer = setTimeout(() => child.kill(signal), afterMs);
-      }
-    });
-    child.stdout.resume();
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
+  const server = await startReferenceServer({ rateLimit: null });
+  let child: ChildProcess | undefined;
+  let seen = 0;
+  const proxy = await startForwardingProxy(server.apiBaseUrl, {
+    onRequest: () => {
+      seen += 1;
+      if (seen === afterRequests) child?.kill(signal);
+    },
   });
+  try {
+    return await new Promise((resolve, reject) => {
+      const dir = env.K6_REPORT_DIR ?? '';
+      child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/load.ts'), ...args], {
+        cwd: ROOT,
+        env: { ...BLANK_TARGET, ...stagingThrough(proxy.origin, server.credentials, dir), ...env },
+      });
+      let stderr = '';
+      child.stderr?.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      child.stdout?.resume();
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
 }
 
 describe.skipIf(noK6)(
@@ -115,7 +128,7 @@ describe.skipIf(noK6)(
             RELEASE_PETS: 'off',
           },
           signal,
-          3000,
+          20,
         );
         expect(run.code, run.stderr).toBe(exitCode);
         expect(run.stderr).toContain(`load: interrupted by ${signal}: the reports are marked "interrupted"`);
