@@ -2,6 +2,7 @@
 // outgoing request (method, URL, headers with accept and credentials, body text) here and nowhere
 // else. Pure: the transport sends it, the recorder keeps it, the curl line is rendered from it.
 import type { TargetConfig } from '../config/index.ts';
+import { exactJsonText } from './exact-json.ts';
 import type { ApiRequest } from './types.ts';
 
 export interface OutgoingRequest {
@@ -46,7 +47,8 @@ export function buildOutgoing(req: ApiRequest, target: OutgoingTarget, token?: s
     body = req.rawBody;
     if (req.contentType) headers['content-type'] = req.contentType;
   } else if (req.body !== undefined) {
-    body = JSON.stringify(req.body);
+    // Exact: a pet id read back beyond 2^53 (a bigint) is sent as the integer it is.
+    body = exactJsonText(req.body);
     headers['content-type'] = req.contentType ?? 'application/json';
   }
   if (req.auth === 'apiKey') {

@@ -10,8 +10,11 @@ import { DEFAULT_USER_ID, PINNED_KEY_USER_ID } from './credentials.ts';
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 export type PetStatus = (typeof PET_STATUSES)[number];
 
+/** A pet id: a number, or a bigint where it is beyond 2^53 (pet-ids=int64). */
+export type PetId = number | bigint;
+
 export interface Pet {
-  id: number;
+  id: PetId;
   name: string;
   tag?: string;
   status?: PetStatus;

@@ -94,6 +94,13 @@ export const CHOICES = {
     answers:
       '`always`: `errors` on every error body (empty with one message); `several-only`: only when it lists messages (and on the 422 beyond the last page, where the spec shows it empty)',
   },
+  'pet-ids': {
+    values: ['safe', 'int64'],
+    notShown:
+      'which ids a server stores and in what order GET /pets lists them (the spec: `id` "integer, int64"; no order shown)',
+    answers:
+      '`safe`: ids from 1 to 2^53-1, listed lowest first (others 400); `int64`: every int64 stored exactly (9007199254740993, 2^63-1, -2^63 seeded beside the others), listed highest first',
+  },
   'unknown-token-fields': {
     values: ['ignore', 'refuse'],
     notShown: 'fields of the token request beyond `client_id` and `client_secret`',

@@ -1,6 +1,7 @@
 // What a handler answers, and how an answer (or an error) becomes bytes on the wire.
 import type { ServerResponse } from 'node:http';
 import type { ApiError } from './api-error.ts';
+import { stringifyExactIntegers } from './int64-json.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -52,7 +53,7 @@ export function writeReply(res: ServerResponse, reply: Reply, baseHeaders: Recor
     body = reply.text.body;
     contentType = reply.text.contentType;
   } else if (reply.json !== undefined) {
-    body = JSON.stringify(reply.json);
+    body = stringifyExactIntegers(reply.json);
     contentType = reply.contentType ?? JSON_TYPE;
   }
   const headers: Record<string, string | number> = { ...baseHeaders, ...reply.headers };

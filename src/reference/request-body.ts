@@ -1,6 +1,7 @@
 // Reading a JSON request body: capped size, a JSON content type, valid JSON, else a 4xx error.
 import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest } from './api-error.ts';
+import { parseExactIntegers } from './int64-json.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -77,7 +78,14 @@ const unsupported = (type: string | undefined) =>
  */
 export async function readJsonBody(
   req: IncomingMessage,
-  options: { optional?: boolean; limit?: number; crashOnMalformed?: boolean; anyMediaType?: boolean } = {},
+  options: {
+    optional?: boolean;
+    limit?: number;
+    crashOnMalformed?: boolean;
+    anyMediaType?: boolean;
+    /** Integers beyond 2^53 read exactly, as bigints (pet-ids=int64). */
+    exactIntegers?: boolean;
+  } = {},
 ): Promise<unknown> {
   const limit = options.limit ?? BODY_LIMIT_BYTES;
   const type = req.headers['content-type'];
@@ -93,7 +101,8 @@ export async function readJsonBody(
     throw badRequest('the request body is empty: a JSON object is expected');
   }
   try {
-    return JSON.parse(raw.toString('utf8'));
+    const text = raw.toString('utf8');
+    return options.exactIntegers ? parseExactIntegers(text) : JSON.parse(text);
   } catch {
     // The fault malformed-json-500: the parser's failure escapes as a crash.
     if (options.crashOnMalformed) {

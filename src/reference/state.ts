@@ -30,7 +30,7 @@ export class ServerState {
     this.faults = new ActiveFaults(options.faults);
     this.features = new FeatureSwitches(options.flagChangeSeconds, () => this.clock.now());
     this.flagCache = new FlagCache(options.flagWindowSeconds);
-    this.pets = new PetStore(options.seed, options.pets);
+    this.pets = new PetStore(options.seed, options.pets, options.choices['pet-ids'] === 'int64');
     this.tokenTtlSeconds = options.tokenTtlSeconds;
     this.rateLimit = options.rateLimit;
   }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseExactJson } from '../../src/client/exact-json.ts';
+import { createApiClient } from '../../src/client/index.ts';
 import { validateComponent } from '../../src/contract/index.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { stagingThrough, startForwardingProxy } from '../support/forwarding-proxy.ts';
@@ -49,6 +50,65 @@ describe('int64 judged on the exact value', () => {
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+describe('the client against a server that stores every int64 (pet-ids=int64)', () => {
+  it('lists and reads back pets with ids 2^53+1, 2^63-1 and -2^63, and sends one back exactly', async () => {
+    const server = await startReferenceServer({ choices: { 'pet-ids': 'int64' }, pets: 2 });
+    closers.push(() => server.close());
+    const c = server.credentials;
+    const client = createApiClient({
+      target: 'staging',
+      apiBaseUrl: server.apiBaseUrl,
+      petstoreBaseUrl: server.petstoreBaseUrl,
+      credentials: {
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        apiKeyId: c.apiKeyId,
+        apiKeySecret: c.apiKeySecret,
+      },
+      allowProductionWrites: false,
+      requestTimeoutMs: 10_000,
+      strict: false,
+      slow: false,
+    });
+    const list = await client.request({ service: 'petstore', method: 'GET', path: 'pets', auth: 'none' });
+    const listed = (list.body as { id: unknown }[]).map((p) => p.id);
+    expect(listed).toEqual([
+      BigInt(BIG[1] as string),
+      BigInt(BIG[0] as string),
+      2,
+      1,
+      BigInt(BIG[2] as string),
+    ]);
+    for (const id of BIG) {
+      const read = await client.request({
+        service: 'petstore',
+        method: 'GET',
+        path: `pets/${id}`,
+        auth: 'none',
+      });
+      expect(read.status).toBe(200);
+      expect((read.body as { id: unknown }).id).toBe(BigInt(id));
+    }
+    // A listed id plus one, sent back as a bigint: the server stores that exact id.
+    const next = BigInt(BIG[0] as string) + 1n;
+    const created = await client.request({
+      service: 'petstore',
+      method: 'POST',
+      path: 'pets',
+      auth: 'none',
+      body: { id: next, name: 'exact' },
+    });
+    expect(created.status).toBe(201);
+    const back = await client.request({
+      service: 'petstore',
+      method: 'GET',
+      path: `pets/${next}`,
+      auth: 'none',
+    });
+    expect((back.body as { id: unknown }).id).toBe(next);
+  });
 });
 
 describe('a target that lists a pet with an id beyond 2^53 first', () => {

@@ -2,9 +2,10 @@
 // answers for it: no credentials are asked, and errors use the main service's error body.
 import { ApiError, badRequest, simulatedCrash } from '../api-error.ts';
 import { type Handler, quoted, type RequestContext, readNotation, singleParam } from '../context.ts';
-import { PET_STATUSES, type Pet } from '../data.ts';
+import { PET_STATUSES, type Pet, type PetId } from '../data.ts';
 import type { ActiveFaults } from '../faults.ts';
 import { limitAnonymous } from '../guards.ts';
+import { inInt64 } from '../int64-json.ts';
 import { isObject, readJsonBody } from '../request-body.ts';
 
 export const MAX_LIMIT = 100;
@@ -21,6 +22,19 @@ function positiveInteger(name: string, raw: string): number {
   }
   return value;
 }
+
+/** A pet id under pet-ids=int64: any int64, exactly (a bigint beyond 2^53). */
+function int64Id(name: string, raw: string): PetId {
+  const value = /^-?\d{1,19}$/.test(raw) ? BigInt(raw) : undefined;
+  if (value === undefined || !inInt64(value)) {
+    throw badRequest(`${name} must be an integer from -2^63 to 2^63-1, got ${quoted(raw)}`);
+  }
+  return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+}
+
+/** A pet id read from the path or the cursor, as the pet-ids choice reads it. */
+const petIdOf = (ctx: RequestContext, name: string, raw: string): PetId =>
+  ctx.state.options.choices['pet-ids'] === 'int64' ? int64Id(name, raw) : positiveInteger(name, raw);
 
 function listLimit(ctx: RequestContext): number {
   const { faults, options } = ctx.state;
@@ -64,7 +78,7 @@ export const listPets: Handler = (ctx) => {
   const { faults } = ctx.state;
   const limit = listLimit(ctx);
   const afterRaw = singleParam(ctx, 'after');
-  const after = afterRaw === undefined ? 0 : positiveInteger('after', afterRaw);
+  const after = afterRaw === undefined ? undefined : petIdOf(ctx, 'after', afterRaw);
   const { pets, more } = faults.has('pets-list-empty')
     ? { pets: [], more: false }
     : ctx.state.pets.list(limit, after);
@@ -93,6 +107,7 @@ function problemsOf(
     unknownRefused: boolean;
     textBounded: boolean;
     noId?: boolean;
+    int64: boolean;
   },
 ): string[] {
   if (!isObject(body)) return ['the body must be a JSON object (a Pet)'];
@@ -103,6 +118,10 @@ function problemsOf(
   const bounded = loose.textBounded;
   if (id === undefined) {
     if (!loose.noId) problems.push('id is required');
+  } else if (loose.int64) {
+    const exact = typeof id === 'bigint' || (typeof id === 'number' && Number.isSafeInteger(id));
+    if (!exact || !inInt64(BigInt(id as number | bigint)))
+      problems.push('id must be an integer from -2^63 to 2^63-1');
   } else if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
     problems.push(`id must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
   }
@@ -145,6 +164,7 @@ export const createPet: Handler = async (ctx) => {
   const sent = await readJsonBody(ctx.req, {
     crashOnMalformed: faults.has('malformed-json-500'),
     anyMediaType: choices['request-media-type'] === 'any',
+    exactIntegers: choices['pet-ids'] === 'int64',
   });
   // The other choice where the spec is silent: an id written as digits ("7") read as the integer.
   const body =
@@ -167,6 +187,7 @@ export const createPet: Handler = async (ctx) => {
     unknownRefused: choices['unknown-pet-fields'] === 'refuse',
     textBounded: choices['pet-text'] === 'bounded',
     noId: faults.has('pet-without-id-accepted'),
+    int64: choices['pet-ids'] === 'int64',
   });
   if (faults.has('pet-status-required') && isObject(body) && body.status === undefined) {
     problems.push('status is required');
@@ -183,8 +204,8 @@ export const createPet: Handler = async (ctx) => {
   }
   const fields = body as Record<string, unknown>;
   // Fault pet-without-id-accepted: a pet without id gets the next free one.
-  const id = fields.id ?? (pets.list(Number.MAX_SAFE_INTEGER).pets.at(-1)?.id ?? 0) + 1;
-  let pet: Pet = { id: id as number, name: fields.name as string };
+  const id = fields.id ?? Number(pets.list(Number.MAX_SAFE_INTEGER).pets.at(-1)?.id ?? 0) + 1;
+  let pet: Pet = { id: id as PetId, name: fields.name as string };
   if (typeof fields.tag === 'string' && !faults.has('pet-tag-dropped')) pet.tag = fields.tag;
   if (faults.has('pet-non-ascii-mangled')) {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is 0x00-0x7f
@@ -221,7 +242,7 @@ export const showPet: Handler = (ctx) => {
   if (faults.has('pet-id-not-integer-500') && !/^\d+$/.test(ctx.params.petId ?? '')) {
     throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
   }
-  const id = positiveInteger('petId', ctx.params.petId ?? '');
+  const id = petIdOf(ctx, 'petId', ctx.params.petId ?? '');
   const pet = pets.get(id);
   if (!pet) {
     throw faults.has('unknown-pet-400')
