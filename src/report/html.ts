@@ -11,6 +11,7 @@ import { SCRIPT, STYLE } from './html-assets.ts';
 import type { LoadRunEntry } from './load-run-entry.ts';
 import { failingExchange } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
+import { routeSchemesOf, type schemeText } from './route-schemes.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -185,6 +186,19 @@ function uncheckedHtml(results: ConformanceResults): string {
   return `<h2>Rules not checked <span class="count">(${unchecked.length})</span>, and what would check them</h2><ul class="unchecked">${items}</ul>`;
 }
 
+function routeSchemesHtml(results: ConformanceResults): string {
+  const rows = routeSchemesOf(results.checks);
+  if (!rows.length) return '';
+  const cell = (o: Parameters<typeof schemeText>[0]) =>
+    `<td>${o ? `<span class="text-status ${o.state === 'took' ? 'passed' : o.state === 'failed' ? 'failed' : 'skipped'}">${e(o.state)}</span>${o.detail ? ` <span class="muted">${e(o.detail)}</span>` : ''}` : '-'}</td>`;
+  const body = rows.map(
+    (r) => `<tr><td class="mono">${e(r.route)}</td>${cell(r.apiKey)}${cell(r.bearer)}</tr>`,
+  );
+  return `<h2>Schemes each route took</h2>
+<table class="rules"><thead><tr><th>route</th><th>API key</th><th>bearer token</th></tr></thead>
+<tbody>${body.join('\n')}</tbody></table>`;
+}
+
 const LOAD_BADGE: Record<string, string> = { passed: 'passed', failed: 'failed' };
 
 /** The load runs of this folder against this target (load-runs.ts), with links to their reports. */
@@ -253,6 +267,7 @@ ${filtersHtml(results)}
 ${failing.length ? failing.map(checkHtml).join('\n') : '<p class="muted">none</p>'}
 ${changesHtml(results)}
 ${uncheckedHtml(results)}
+${routeSchemesHtml(results)}
 <h2>Rules <span class="count">(${results.rules.length})</span></h2>
 <table class="rules"><thead><tr><th>rule</th><th>level</th><th>status</th><th>the spec says</th><th>checks</th></tr></thead>
 <tbody>${results.rules.map(ruleRow).join('\n')}</tbody></table>

@@ -11,6 +11,7 @@ import {
 import { curlOf } from '../client/curl.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
 import { EXIT_MEANINGS, isSubset } from './results.ts';
+import { routeSchemesOf, schemeText } from './route-schemes.ts';
 import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -123,6 +124,14 @@ export function renderSummary(results: ConformanceResults): string {
     out.push('', `## Changed since the previous run (${mdText(previousStartedAt)})`, '');
     if (changes.length) for (const c of changes) out.push(changeLine(c));
     else out.push('No check changed status.');
+  }
+
+  const schemes = routeSchemesOf(checks);
+  if (schemes.length) {
+    out.push('', '## Schemes each route took', '', '| route | API key | bearer token |', '|---|---|---|');
+    for (const r of schemes) {
+      out.push(`| ${mdText(r.route)} | ${mdText(schemeText(r.apiKey))} | ${mdText(schemeText(r.bearer))} |`);
+    }
   }
 
   const skipped = checks.filter((c) => c.status === 'skipped');
