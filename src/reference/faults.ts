@@ -74,6 +74,11 @@ const TABLE = [
   ),
   // API key
   fault('api-key-refused-on-customers', 'KEY-01', 'GET /v1/customers refuses API keys with 401'),
+  fault(
+    'customers-refuses-both-schemes',
+    'KEY-01',
+    'GET /v1/customers refuses the API key with 401 and a bearer token with 403, each with the error body: a route that takes neither scheme',
+  ),
   fault('api-key-wrong-secret-accepted', 'KEY-02', 'a known API key id is accepted with any secret'),
   fault(
     'api-key-unknown-id-accepted',

@@ -99,6 +99,8 @@ const PROBES: Record<string, Probe> = {
   'token-empty-body-accepted': async (s) =>
     (await s.call('/api/v1/auth/token', { method: 'POST', body: {} })).status === 401,
   'api-key-refused-on-customers': async (s) => (await s.withKey(CUSTOMERS)).status === 200,
+  'customers-refuses-both-schemes': async (s) =>
+    (await s.withKey(CUSTOMERS)).status === 200 && (await s.withBearer(CUSTOMERS)).status === 200,
   'api-key-wrong-secret-accepted': async (s) =>
     (await s.call(CUSTOMERS, { headers: { ...s.keyHeaders(), 'x-api-key-secret': 'wrong' } })).status === 401,
   'api-key-unknown-id-accepted': async (s) =>

@@ -104,12 +104,14 @@ export const createToken: Handler = async (ctx) => {
 export const listCustomers: Handler = (ctx) => {
   const { faults } = ctx.state;
   const principal = authenticate(ctx, {
-    apiKey: faults.has('api-key-refused-on-customers')
-      ? new ApiError(401, 'UNAUTHORIZED', 'this route does not accept API keys')
-      : 'accept',
+    apiKey:
+      faults.has('api-key-refused-on-customers') || faults.has('customers-refuses-both-schemes')
+        ? new ApiError(401, 'UNAUTHORIZED', 'this route does not accept API keys')
+        : 'accept',
     bearer: faults.has('customers-bearer-refused-404')
       ? new ApiError(404, 'NOT_FOUND', 'no such route for a bearer token')
-      : ctx.state.options.choices['customers-auth'] === 'api-key'
+      : ctx.state.options.choices['customers-auth'] === 'api-key' ||
+          faults.has('customers-refuses-both-schemes')
         ? new ApiError(403, 'FORBIDDEN', 'this route accepts only an API key')
         : 'accept',
     missing: 'credentials are required: an API key (x-api-key-id, x-api-key-secret) or a bearer token',
