@@ -49,9 +49,19 @@ export interface FlagWatchResult {
   transportErrors: string[];
 }
 
+/** The time the watch reads and waits on: the real one, or a test's virtual one. */
+export interface WatchClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const REAL_CLOCK: WatchClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+
 export interface WatchOptions {
   /** Where the announcements go (the console by default). */
   announce?: (line: string) => void;
+  /** Real time by default; self-tests move a virtual clock that the reference server shares. */
+  clock?: WatchClock;
 }
 
 const FLAGS: ApiRequest = {
@@ -83,8 +93,9 @@ export async function watchFlags(
   let routeAuth: ApiRequest['auth'] = 'bearer';
   const ticks: WatchTick[] = [];
   const transportErrors: string[] = [];
-  const start = Date.now();
-  const since = () => Date.now() - start;
+  const clock = options.clock ?? REAL_CLOCK;
+  const start = clock.now();
+  const since = () => clock.now() - start;
 
   announce(
     `feature flags: watching GET /v1/feature-flags${route ? ` and GET ${route}` : ''} in real time ` +
@@ -142,7 +153,7 @@ export async function watchFlags(
 
   for (let i = 0; i < plan.polls; i++) {
     const due = zeroMs + i * plan.pollMs - since();
-    if (due > 0) await sleep(due);
+    if (due > 0) await clock.sleep(due);
     ticks.push(await poll());
     if (i === 0) zeroMs = since();
     if (since() >= nextProgress && i < plan.polls - 1) {
@@ -163,7 +174,7 @@ export async function watchFlags(
       `feature flags: GET ${route} changed state late in the watch; watching up to ${secondsText(extraMs)} longer to judge it`,
     );
     while (since() < until && undecided(ticks, plan)) {
-      await sleep(plan.pollMs);
+      await clock.sleep(plan.pollMs);
       ticks.push(await poll());
     }
   }

@@ -7,7 +7,12 @@ import { explain, watchRun } from './flag-watch-run.ts';
 it('fails the cache window of a server that does not cache', async () => {
   const run = await watchRun({ faults: ['flags-not-cached'], flagChangeSeconds: 1.8 });
   const window = run.checks.get('FLG-WINDOW');
-  expect(window?.status, explain(run)).toBe('failed');
-  expect(window?.reason).toMatch(/the flag data changed at .* and again at .*less than the 3\.0 s window/);
-  expect(run.code).toBe(1);
+  // In real time a starved machine may poll too sparsely to tell: inconclusive, never passed. The
+  // verdict itself is proven on a virtual clock (flag-watch.test.ts).
+  if (window?.status === 'skipped') expect(window.reason, explain(run)).toMatch(/^inconclusive/);
+  else {
+    expect(window?.status, explain(run)).toBe('failed');
+    expect(window?.reason).toMatch(/the flag data changed at .* and again at .*less than the 3\.0 s window/);
+    expect(run.code).toBe(1);
+  }
 }, 300_000);
