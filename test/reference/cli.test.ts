@@ -49,7 +49,7 @@ function banner(child: ChildProcess): Promise<string> {
 
 const value = (text: string, name: string) => new RegExp(`${name}=(\\S+)`).exec(text)?.[1] ?? '';
 
-describe('npm run reference-server', { timeout: 30_000 }, () => {
+describe('npm run reference-server', { timeout: 120_000 }, () => {
   it('prints its URLs and credentials, serves them, and stops on SIGTERM', async () => {
     const child = start(['--port', '0', '--control', '--fault', 'page-size-20']);
     const text = await banner(child);
@@ -80,7 +80,9 @@ describe('npm run reference-server', { timeout: 30_000 }, () => {
       '--rate-shape',
       'token-bucket',
       '--rate-refill',
-      '0.5',
+      // A token every 1000 s: the real time between the calls (seconds on a busy machine) refills
+      // next to nothing, so the third call is refused whatever the load.
+      '0.001',
       '--rate-headers',
     ]);
     const text = await banner(child);
@@ -90,12 +92,14 @@ describe('npm run reference-server', { timeout: 30_000 }, () => {
       'x-api-key-secret': value(text, 'API_KEY_SECRET'),
     };
     const first = await call(url, { headers });
-    expect(first.headers['ratelimit-policy']).toBe('"default";q=2;w=4');
+    expect(first.headers['ratelimit-policy']).toBe('"default";q=2;w=2000');
     expect(first.headers.ratelimit).toMatch(/^"default";r=1;t=\d+$/);
     expect((await call(url, { headers })).status).toBe(200);
     const refused = await call(url, { headers });
     expect(refused.status).toBe(429);
-    expect(refused.headers['retry-after']).toBe('2');
+    // The next token in 1000 s, less the little that refilled while the calls were made.
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(990);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(1000);
   });
 
   it('--choice request-media-type=any: a text/plain body is read as JSON, and the banner says so', async () => {
