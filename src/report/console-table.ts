@@ -17,7 +17,7 @@ const MAX_REASON = 160;
 const oneLine = (text: string, max: number) => terminalText(text, { max });
 
 function failureLines(c: CheckResult): string[] {
-  const soft = c.nonStrict ? ' (SHOULD, non-strict)' : '';
+  const soft = !c.nonStrict ? '' : c.level === 'ADVICE' ? ' (advice, not the spec)' : ' (SHOULD, non-strict)';
   const lines = [
     `failed ${oneLine(c.id, 100)} [${oneLine(c.rules.join(', '), 200)}]${soft}: ${oneLine(c.reason ?? '', MAX_REASON)}`,
   ];
@@ -61,7 +61,11 @@ export function renderConsoleTable(
   const out = ['', `${'area'.padEnd(width)}  passed  failed  SHOULD skipped`];
   for (const r of rows) out.push(line(r));
   out.push('-'.repeat(width + 32), line(total));
-  if (t.nonStrict) out.push(`(SHOULD: failed checks of SHOULD rules, non-strict: they do not fail the run)`);
+  if (t.nonStrict) {
+    out.push(
+      '(SHOULD: failed checks of SHOULD rules, non-strict, or of advice the spec does not state: they do not fail the run)',
+    );
+  }
 
   const failed = results.checks.filter((c) => c.status === 'failed');
   if (failed.length) out.push('');

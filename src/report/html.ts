@@ -89,7 +89,9 @@ function exchangeHtml(x: RecordedExchange, n: number, cap: number, failing = fal
 <div><strong>response</strong><pre class="response">${e(response || '(empty)')}</pre></div></div></div>`;
 }
 
-function statusBadge(status: string, soft?: boolean): string {
+function statusBadge(status: string, soft?: boolean, level?: string): string {
+  if (soft && level === 'ADVICE')
+    return '<span class="badge soft" title="advice the spec does not state; never fails the run">failed (advice, not the spec)</span>';
   if (soft)
     return '<span class="badge soft" title="a SHOULD rule; fails the run only when strict">failed (SHOULD, non-strict)</span>';
   return `<span class="badge ${e(status)}">${e(status)}</span>`;
@@ -117,7 +119,7 @@ function checkHtml(c: CheckResult): string {
     : '';
   const rules = c.rules.map((r) => `<a href="#${e(ruleAnchor(r))}">${e(r)}</a>`).join(', ');
   return `<details class="check ${e(c.status)}" id="${e(checkAnchor(c.id))}" data-kind="check" data-area="${e(c.area)}" data-status="${e(c.status)}">
-<summary>${statusBadge(c.status, c.nonStrict)} <span class="mono">${e(c.id)}</span> ${e(c.title)} <span class="muted">[${rules}] · ${e(c.area)} · ${c.level} · ${Math.round(c.durationMs)} ms · ${c.exchanges.length} exchange${c.exchanges.length === 1 ? '' : 's'}</span></summary>
+<summary>${statusBadge(c.status, c.nonStrict, c.level)} <span class="mono">${e(c.id)}</span> ${e(c.title)} <span class="muted">[${rules}] · ${e(c.area)} · ${c.level} · ${Math.round(c.durationMs)} ms · ${c.exchanges.length} exchange${c.exchanges.length === 1 ? '' : 's'}</span></summary>
 <div class="body">${c.reason ? `<pre class="reason">${e(c.reason)}</pre>` : ''}${reproduce}${replay}${shown.map(({ x, i }) => exchangeHtml(x, i + 1, cap, i === failing?.index)).join('\n')}${more > 0 ? `<p class="muted">${more} more exchanges in results.json</p>` : ''}${c.exchanges.length ? '' : '<p class="muted">no exchange recorded</p>'}</div>
 </details>`;
 }
@@ -149,7 +151,7 @@ function totalsHtml(results: ConformanceResults): string {
   const n = (value: number, label: string, cls: string, key: string) =>
     `<span class="n text-status ${cls}" data-total="${key}">${value}<small>${label}</small></span>`;
   return `<section class="totals">
-<div class="card"><h3>Checks</h3>${n(checks.passed, 'passed', 'passed', 'checks-passed')}${n(checks.failed, 'failed', 'failed', 'checks-failed')}${n(checks.nonStrict, 'of them SHOULD (non-strict)', 'skipped', 'checks-non-strict')}${n(checks.skipped, 'skipped', 'skipped', 'checks-skipped')}</div>
+<div class="card"><h3>Checks</h3>${n(checks.passed, 'passed', 'passed', 'checks-passed')}${n(checks.failed, 'failed', 'failed', 'checks-failed')}${n(checks.nonStrict, 'of them SHOULD (non-strict) or advice', 'skipped', 'checks-non-strict')}${n(checks.skipped, 'skipped', 'skipped', 'checks-skipped')}</div>
 <div class="card"><h3>Rules</h3>${n(rules.passed, 'passed', 'passed', 'rules-passed')}${n(rules.failed, 'failed', 'failed', 'rules-failed')}${n(rules.skipped, 'skipped', 'skipped', 'rules-skipped')}${n(rules.uncovered, 'uncovered', 'uncovered', 'rules-uncovered')}</div>
 <div class="card"><h3>Failures by level</h3>${n(mustFailures, 'MUST', 'failed', 'must-failures')}${n(shouldFailures, results.strict ? 'SHOULD (strict)' : 'SHOULD (non-strict)', 'skipped', 'should-failures')}${n(adviceFailures, 'advice (not the spec)', 'skipped', 'advice-failures')}</div>
 </section>`;

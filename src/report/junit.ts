@@ -37,12 +37,18 @@ function caseOf(c: CheckResult): JunitCase {
   const base = { classname: c.area, name: caseName(c), time: c.durationMs / 1000 };
   if (c.status === 'passed') return base;
   if (c.status === 'skipped') return { ...base, skipped: firstLine(c.reason ?? 'skipped') };
-  const prefix = c.nonStrict ? 'SHOULD failure, non-strict (does not fail the run): ' : '';
+  // Advice fails no run either, but it is not the spec's SHOULD: it says so.
+  const advice = c.level === 'ADVICE';
+  const prefix = !c.nonStrict
+    ? ''
+    : advice
+      ? 'advice, not the spec (does not fail the run): '
+      : 'SHOULD failure, non-strict (does not fail the run): ';
   return {
     ...base,
     failure: {
       message: `${prefix}${firstLine(c.reason ?? 'failed')}`,
-      type: c.nonStrict ? SOFT_FAILURE_TYPE : c.level,
+      type: c.nonStrict && !advice ? SOFT_FAILURE_TYPE : c.level,
       body: failureBody(c),
     },
   };

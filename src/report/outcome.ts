@@ -94,9 +94,9 @@ export function addOutcome(counts: OutcomeCounts, outcome: Outcome | undefined):
   return counts;
 }
 
-/** "65 passed, 2 failed (1 of them SHOULD, non-strict), 3 skipped": every console total says it so. */
+/** "65 passed, 2 failed (1 of them SHOULD or advice, not failing the run), 3 skipped": every console total says it so. */
 export function countsText(counts: OutcomeCounts): string {
   const failed = counts.failed + counts.nonStrict;
-  const soft = counts.nonStrict ? ` (${counts.nonStrict} of them SHOULD, non-strict)` : '';
+  const soft = counts.nonStrict ? ` (${counts.nonStrict} of them SHOULD or advice, not failing the run)` : '';
   return `${counts.passed} passed, ${failed} failed${soft}, ${counts.skipped} skipped`;
 }

@@ -145,15 +145,27 @@ export function exitCodeOf(checks: readonly CheckResult[], problems: readonly st
 }
 
 /** Failed checks that fail the run, and non-strict SHOULD failures that do not. */
-export function failureCounts(results: Pick<ConformanceResults, 'checks'>): { hard: number; soft: number } {
+/** Failures that fail the run, SHOULD failures while not strict, and advice not followed. */
+export function failureCounts(results: Pick<ConformanceResults, 'checks'>): {
+  hard: number;
+  soft: number;
+  advice: number;
+} {
   const failed = results.checks.filter((c) => c.status === 'failed');
-  const soft = failed.filter((c) => c.nonStrict).length;
-  return { hard: failed.length - soft, soft };
+  const advice = failed.filter((c) => c.nonStrict && c.level === 'ADVICE').length;
+  const soft = failed.filter((c) => c.nonStrict).length - advice;
+  return { hard: failed.length - soft - advice, soft, advice };
 }
 
-/** "1 SHOULD failure (non-strict)": named beside the verdict, so it adds up to the failed total. */
-export function softFailuresText(soft: number): string {
-  return `${soft} SHOULD failure${soft === 1 ? '' : 's'} (non-strict)`;
+/**
+ * "1 SHOULD failure (non-strict), 2 advice not followed (not the spec)": named beside the verdict,
+ * so it adds up to the failed total; advice is never called a SHOULD of the spec.
+ */
+export function softFailuresText(soft: number, advice = 0): string {
+  const parts = [];
+  if (soft) parts.push(`${soft} SHOULD failure${soft === 1 ? '' : 's'} (non-strict)`);
+  if (advice) parts.push(`${advice} advice not followed (not the spec)`);
+  return parts.join(', ');
 }
 
 /** A run that left checks out (filters) or did not cover every area of the catalogue. */

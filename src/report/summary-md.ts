@@ -87,7 +87,7 @@ export function renderSummary(results: ConformanceResults): string {
   }
   out.push(
     '',
-    '| | passed | failed | of them SHOULD (non-strict) | skipped | uncovered |',
+    '| | passed | failed | of them SHOULD (non-strict) or advice | skipped | uncovered |',
     '|---|---:|---:|---:|---:|---:|',
     `| checks | ${totals.checks.passed} | ${totals.checks.failed} | ${totals.checks.nonStrict} | ${totals.checks.skipped} | |`,
     `| rules | ${totals.rules.passed} | ${totals.rules.failed} | | ${totals.rules.skipped} | ${totals.rules.uncovered} |`,

@@ -64,7 +64,7 @@ export default class ConformanceTreeReporter extends DefaultReporter {
     if (skipped) parts.push(`${skipped} skipped`);
     const soft = n('failed', true);
     const duration = testModule.diagnostic().duration;
-    return ` ${this.getEntityPrefix(testModule)} ${testModule.relativeModuleId} (${parts.join(' | ')}) ${Math.round(duration)}ms${soft ? ` | ${soft} SHOULD failed (non-strict)` : ''}`;
+    return ` ${this.getEntityPrefix(testModule)} ${testModule.relativeModuleId} (${parts.join(' | ')}) ${Math.round(duration)}ms${soft ? ` | ${soft} SHOULD or advice failed (not failing the run)` : ''}`;
   }
 
   private run: Vitest | undefined;
@@ -94,7 +94,9 @@ export default class ConformanceTreeReporter extends DefaultReporter {
       const padding = '  '.repeat(depth);
       // The reason holds the target's words: one line, safe for a terminal and a CI log.
       const reason = terminalText(this.secrets().text(outcome.reason), { max: SOFT_REASON_SHOWN });
-      this.log(` ${padding}! ${test.name} — failed, SHOULD (non-strict): ${reason}`);
+      const kind =
+        test.meta().conformance?.level === 'ADVICE' ? 'advice, not the spec' : 'SHOULD (non-strict)';
+      this.log(` ${padding}! ${test.name} — failed, ${kind}: ${reason}`);
       return;
     }
     super.printTestCase(moduleState, test);
@@ -123,7 +125,7 @@ export default class ConformanceTreeReporter extends DefaultReporter {
       if (o.kind === 'passed') this.log(`   ✓ ${name}`);
       else if (o.kind === 'failed' && o.nonStrict)
         this.log(
-          `   ! ${name} — failed, SHOULD (non-strict): ${terminalText(firstLine(filter.text(o.reason)), { max: SOFT_REASON_SHOWN })}`,
+          `   ! ${name} — failed, ${r.level === 'ADVICE' ? 'advice, not the spec' : 'SHOULD (non-strict)'}: ${terminalText(firstLine(filter.text(o.reason)), { max: SOFT_REASON_SHOWN })}`,
         );
       else if (o.kind === 'failed')
         this.log(

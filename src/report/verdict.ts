@@ -9,16 +9,16 @@ import type { ConformanceResults } from './types.ts';
 export function verdictOf(results: Pick<ConformanceResults, 'checks' | 'exitCode' | 'coverage'>): string {
   const coverage = coverageText(results.coverage);
   if (results.exitCode === EXIT_SETUP) return `Run problem: the run could not check everything; ${coverage}`;
-  const { hard, soft } = failureCounts(results);
+  const { hard, soft, advice } = failureCounts(results);
   const signal = signalOfExit(results.exitCode);
   if (signal) {
     // Interrupted: what finished, never "conformant" (the rest was not checked).
     const notRun = results.checks.filter((c) => c.status === 'skipped' && c.reason === NOT_RUN_REASON).length;
     const finished = results.checks.length - notRun;
-    const failed = hard + soft ? `, ${hard + soft} failed` : '';
+    const failed = hard + soft + advice ? `, ${hard + soft + advice} failed` : '';
     return `Interrupted (${signal}): ${finished} of ${results.checks.length} checks finished${failed}; ${coverage}`;
   }
-  const should = soft ? softFailuresText(soft) : '';
+  const should = softFailuresText(soft, advice);
   if (hard) return `${hard} check${hard > 1 ? 's' : ''} failed${should ? `, ${should}` : ''}; ${coverage}`;
   const complete = results.coverage.unchecked.length === 0;
   if (should) return `${complete ? 'Conformant' : 'No MUST failure'}: ${should}; ${coverage}`;

@@ -56,7 +56,7 @@ describe.skipIf(absent)(`index.html in headless Chromium (${CHROMIUM})`, () => {
 
   it('shows the verdict and the right totals first', async () => {
     expect(await page.locator('header h1').textContent()).toBe(
-      '2 checks failed, 1 SHOULD failure (non-strict); 8 of 28 rules checked; 20 not checked',
+      '2 checks failed, 1 advice not followed (not the spec); 8 of 28 rules checked; 20 not checked',
     );
     const total = (key: string) =>
       page.locator(`[data-total="${key}"]`).evaluate((el) => el.firstChild?.textContent);

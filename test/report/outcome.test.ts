@@ -81,7 +81,9 @@ describe('counts', () => {
       addOutcome(counts, f);
     }
     expect(counts).toEqual({ passed: 2, failed: 1, nonStrict: 1, skipped: 2 });
-    expect(countsText(counts)).toBe('2 passed, 2 failed (1 of them SHOULD, non-strict), 2 skipped');
+    expect(countsText(counts)).toBe(
+      '2 passed, 2 failed (1 of them SHOULD or advice, not failing the run), 2 skipped',
+    );
     expect(countsText(emptyCounts())).toBe('0 passed, 0 failed, 0 skipped');
   });
 });

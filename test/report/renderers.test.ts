@@ -30,7 +30,7 @@ describe('summary.md', () => {
   it('leads with the verdict and the totals', () => {
     // The non-strict SHOULD failure is named, so the verdict adds up to the 3 failed checks.
     expect(md.split('\n')[0]).toBe(
-      '# Conformance of `staging`: 2 checks failed, 1 SHOULD failure (non-strict); 8 of 28 rules checked; 20 not checked (exit code 1)',
+      '# Conformance of `staging`: 2 checks failed, 1 advice not followed (not the spec); 8 of 28 rules checked; 20 not checked (exit code 1)',
     );
     // passed, failed, of them SHOULD (non-strict), skipped
     expect(md).toContain('| checks | 3 | 3 | 1 | 1 | |');
@@ -123,11 +123,11 @@ describe('console table', () => {
     expect(text).toMatch(/customers-pagination\s+1\s+2\s+1\s+0\n/);
     expect(text).toMatch(/feature-flags\s+1\s+0\s+0\s+1\n/);
     expect(text).toMatch(/total\s+3\s+3\s+1\s+1\n/);
-    expect(text).toContain('failed PAG-MALFORMED [PAG-13] (SHOULD, non-strict): page=abc answered 500');
+    expect(text).toContain('failed PAG-MALFORMED [PAG-13] (advice, not the spec): page=abc answered 500');
     expect(text).toContain('reports: reports/results.json, reports/index.html');
     // The verdict and the exit code are the last lines.
     expect(text.trimEnd().split('\n').slice(-2)).toEqual([
-      '2 checks failed, 1 SHOULD failure (non-strict); 8 of 28 rules checked; 20 not checked',
+      '2 checks failed, 1 advice not followed (not the spec); 8 of 28 rules checked; 20 not checked',
       'exit code 1 (a check failed)',
     ]);
   });
@@ -186,23 +186,23 @@ describe('index.html as text', () => {
     expect(html).toContain('data-total="rules-uncovered">18<');
     expect(html.match(/data-kind="rule"/g)).toHaveLength(results.rules.length);
     expect(html.match(/data-kind="check"/g)).toHaveLength(results.checks.length);
-    expect(html).toContain('failed (SHOULD, non-strict)');
+    expect(html).toContain('failed (advice, not the spec)');
   });
 
   it('names non-strict SHOULD failures in the verdict: never "every check passed" when one failed', () => {
     const h1 = (r: ConformanceResults) => /<h1>([^<]*)<\/h1>/.exec(renderHtml(r))?.[1];
     expect(h1(results)).toBe(
-      '2 checks failed, 1 SHOULD failure (non-strict); 8 of 28 rules checked; 20 not checked',
+      '2 checks failed, 1 advice not followed (not the spec); 8 of 28 rules checked; 20 not checked',
     );
     const hard = (c: (typeof FIXTURE_CHECKS)[number]) => c.status === 'failed' && !c.nonStrict;
     const softOnly = buildResults(fixtureInput({ checks: FIXTURE_CHECKS.filter((c) => !hard(c)) }));
     expect(softOnly.exitCode).toBe(0);
     // Unchecked rules: never "conformant", and the coverage is said.
     expect(h1(softOnly)).toBe(
-      'No MUST failure: 1 SHOULD failure (non-strict); 6 of 28 rules checked; 22 not checked',
+      'No MUST failure: 1 advice not followed (not the spec); 6 of 28 rules checked; 22 not checked',
     );
     expect(renderSummary(softOnly).split('\n')[0]).toBe(
-      '# Conformance of `staging`: No MUST failure: 1 SHOULD failure (non-strict); 6 of 28 rules checked; 22 not checked (exit code 0)',
+      '# Conformance of `staging`: No MUST failure: 1 advice not followed (not the spec); 6 of 28 rules checked; 22 not checked (exit code 0)',
     );
     const clean = buildResults(fixtureInput({ checks: FIXTURE_CHECKS.filter((c) => c.status !== 'failed') }));
     expect(h1(clean)).toBe('Every check that ran passed; 5 of 28 rules checked; 23 not checked');

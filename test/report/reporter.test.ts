@@ -166,7 +166,7 @@ describe('ConformanceReporter in a vitest run', () => {
     expect(first.results.rules.find((r) => r.id === 'PAG-02')?.status).toBe('uncovered');
   });
 
-  it('junit.xml parses, one testcase per check, grouped by area, skips and SHOULD failures shown', () => {
+  it('junit.xml parses, one testcase per check, grouped by area, skips and advice failures shown', () => {
     const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
       first.files.get('junit.xml') ?? '',
     );
@@ -186,8 +186,8 @@ describe('ConformanceReporter in a vitest run', () => {
     // The failing exchange and a command to reproduce it, with no secret in it.
     expect(named('FX-SHOWING')?.failure?.['#text']).toContain('reproduce with: curl');
     expect(named('FX-SHOWING')?.failure?.['#text']).toContain('"$API_KEY_SECRET"');
-    expect(named('FX-MALFORMED')?.failure).toMatchObject({ type: 'SHOULD (non-strict)' });
-    expect(named('FX-MALFORMED')?.failure?.message).toMatch(/^SHOULD failure, non-strict/);
+    expect(named('FX-MALFORMED')?.failure).toMatchObject({ type: 'ADVICE' });
+    expect(named('FX-MALFORMED')?.failure?.message).toMatch(/^advice, not the spec/);
     expect(named('FX-ENVELOPE')?.failure).toBeUndefined();
     expect(named('FX-WINDOW')?.skipped?.message).toContain('control API');
     expect(Number(suite.failures)).toBe(2);

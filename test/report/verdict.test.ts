@@ -15,7 +15,7 @@ const complete = (r: ConformanceResults): ConformanceResults => ({
 describe('verdictOf', () => {
   it('names failures, SHOULD failures apart, and the coverage', () => {
     expect(verdictOf(fixtureResults())).toBe(
-      '2 checks failed, 1 SHOULD failure (non-strict); 8 of 28 rules checked; 20 not checked',
+      '2 checks failed, 1 advice not followed (not the spec); 8 of 28 rules checked; 20 not checked',
     );
   });
 
