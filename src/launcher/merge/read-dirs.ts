@@ -9,8 +9,8 @@ export interface RunnerMeta {
   name: string;
   segment: string;
   exitCode: number | null;
-  /** The profile's thresholds, as k6 was given them. */
-  thresholds: Record<string, string[]>;
+  /** The profile's thresholds, as k6 was given them (strings, or k6's { threshold } objects). */
+  thresholds: Record<string, (string | { threshold: string })[]>;
 }
 
 export interface ReadShares {
@@ -38,9 +38,23 @@ export function readRunnerDirs(dirs: string[]): ReadShares {
       unreadable.push(`${dir}: runner.json is not JSON (truncated?)`);
       continue;
     }
-    thresholds = { ...thresholds, ...meta.thresholds };
+    thresholds = { ...thresholds, ...thresholdStrings(meta.thresholds ?? {}) };
     const text = existsSync(samplesPath) ? readFileSync(samplesPath, 'utf8') : '';
     runners.push({ name: meta.name, segment: meta.segment, exitCode: meta.exitCode, text });
   }
   return { runners, thresholds, unreadable };
+}
+
+/**
+ * k6's thresholds as their expressions: k6 also takes `{ threshold, abortOnFail }` objects (as
+ * `k6 inspect` prints them), judged on the union alike.
+ */
+export function thresholdStrings(raw: Record<string, unknown[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, list] of Object.entries(raw)) {
+    out[name] = (Array.isArray(list) ? list : []).map((t) =>
+      typeof t === 'string' ? t : String((t as { threshold?: unknown }).threshold ?? ''),
+    );
+  }
+  return out;
 }
