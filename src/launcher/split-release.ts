@@ -12,9 +12,8 @@ import type { TargetConfig } from '../config/index.ts';
 import { type ClientCredential, credentialsFigure } from './credentials-pool.ts';
 import { EXIT_INCONCLUSIVE, EXIT_SIGINT, EXIT_SIGTERM } from './exit-code.ts';
 import { type K6EnvOptions, k6Environment } from './k6-env.ts';
-import { readRunnerDirs } from './merge/read-dirs.ts';
+import { mergeRunnerDirs } from './merge/read-dirs.ts';
 import { mergedReport } from './merge/report.ts';
-import { mergeRunners } from './merge/samples.ts';
 import { writeAtomically } from './run-outcome.ts';
 import { inspectThresholds, startSplitRun } from './split-run.ts';
 
@@ -85,6 +84,7 @@ export async function runSplitRelease(options: SplitReleaseOptions): Promise<Spl
       envFor,
       secrets: options.secrets,
       credentialOf: (i) => configOf(i).credentials.clientId,
+      target: { name: config.target, apiBaseUrl: config.apiBaseUrl },
       log: options.log,
     },
     thresholds,
@@ -113,9 +113,7 @@ export async function runSplitRelease(options: SplitReleaseOptions): Promise<Spl
   process.off('exit', orphans);
 
   const mergeStarted = performance.now();
-  const read = readRunnerDirs(ends.map((e) => e.dir));
-  const merged = mergeRunners(read.runners, read.thresholds);
-  for (const line of read.unreadable) merged.incomplete.push(line);
+  const { merged } = mergeRunnerDirs(ends.map((e) => e.dir));
   for (const e of ends) {
     if (e.notStarted) merged.incomplete.push(`${e.name} (segment ${e.segment}): ${e.notStarted}`);
   }

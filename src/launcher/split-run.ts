@@ -29,6 +29,8 @@ export interface SplitRunOptions {
   secrets: readonly string[];
   /** Says which credential a runner uses, without its secret (runner.json). */
   credentialOf?(index: number): string;
+  /** The target's name and address, for merge:load's report (never a credential). */
+  target?: { name: string; apiBaseUrl: string };
   readyTimeoutMs?: number;
   log(line: string): void;
 }
@@ -149,6 +151,7 @@ export function startSplitRun(options: SplitRunOptions, thresholds: Record<strin
       sequence,
       thresholds,
       ...(options.credentialOf ? { credential: options.credentialOf(index) } : {}),
+      ...(options.target ? { target: options.target } : {}),
     };
     writeMeta(dir, { ...base, exitCode: null, state: 'starting' });
     const args = [

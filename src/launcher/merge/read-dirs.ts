@@ -3,12 +3,14 @@
 // `--out json`). A directory without either file is a missing share, reported by its path.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunnerOutput } from './samples.ts';
+import { type MergeResult, mergeRunners, type RunnerOutput } from './samples.ts';
 
 export interface RunnerMeta {
   name: string;
   segment: string;
   exitCode: number | null;
+  /** The target the runner loaded, when the launcher knew it (never a credential). */
+  target?: { name: string; apiBaseUrl: string };
   /** The profile's thresholds, as k6 was given them (strings, or k6's { threshold } objects). */
   thresholds: Record<string, (string | { threshold: string })[]>;
 }
@@ -18,12 +20,14 @@ export interface ReadShares {
   thresholds: Record<string, string[]>;
   /** Directories that held no readable share. */
   unreadable: string[];
+  target?: { name: string; apiBaseUrl: string };
 }
 
 export function readRunnerDirs(dirs: string[]): ReadShares {
   const runners: RunnerOutput[] = [];
   const unreadable: string[] = [];
   let thresholds: Record<string, string[]> = {};
+  let target: ReadShares['target'];
   for (const dir of dirs) {
     const metaPath = join(dir, 'runner.json');
     const samplesPath = join(dir, 'samples.jsonl');
@@ -39,10 +43,25 @@ export function readRunnerDirs(dirs: string[]): ReadShares {
       continue;
     }
     thresholds = { ...thresholds, ...thresholdStrings(meta.thresholds ?? {}) };
+    target ??= meta.target;
     const text = existsSync(samplesPath) ? readFileSync(samplesPath, 'utf8') : '';
     runners.push({ name: meta.name, segment: meta.segment, exitCode: meta.exitCode, text });
   }
-  return { runners, thresholds, unreadable };
+  return { runners, thresholds, unreadable, ...(target ? { target } : {}) };
+}
+
+/**
+ * The one merge of shares in directories, for the launcher and merge:load alike (so both give the
+ * same verdict): a directory with no readable share makes the verdict incomplete too.
+ */
+export function mergeRunnerDirs(dirs: string[]): { merged: MergeResult; read: ReadShares } {
+  const read = readRunnerDirs(dirs);
+  const merged = mergeRunners(read.runners, read.thresholds);
+  if (read.unreadable.length > 0) {
+    merged.incomplete.push(...read.unreadable);
+    merged.verdict = 'incomplete';
+  }
+  return { merged, read };
 }
 
 /**
