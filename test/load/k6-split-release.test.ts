@@ -1,0 +1,253 @@
+// `npm run load:release -- --runners N` in real k6 against a reference server (staging target, a
+// fixed 40 ms added to every answer so the latency compared is the server's, not the busy machine's
+// scheduling): the same total load as 1 and as 4 runners gives the same request count and
+// per-endpoint percentiles within a stated bound; a count threshold that every runner passes alone
+// fails on the union (the kind of threshold where that can happen: a pooled percentile never exceeds
+// the largest runner's); a runner killed midway makes the verdict "incomplete" naming it (exit 3);
+// and merge:load on the outputs copied elsewhere gives the launcher's verdict.
+// Skipped only on a machine with neither k6 nor Go.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadReport } from '../../load/lib/summary/report.ts';
+import { readRunnerDirs } from '../../src/launcher/merge/read-dirs.ts';
+import { mergeRunners } from '../../src/launcher/merge/samples.ts';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { stagingThrough } from '../support/forwarding-proxy.ts';
+import { BLANK_TARGET, ROOT } from './cli-run.ts';
+import { junitFailures, k6, MISSING_K6, noK6, removeReportDirs, reportDir } from './k6-run.ts';
+
+afterAll(removeReportDirs);
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** 8 users for 12 s, about one visit a second each: think time, not the machine, sets the pace. */
+const LOAD = ['--profile', 'smoke', '--env', 'RELEASE_VUS=8', '--env', 'RELEASE_THINK_TIME=1s', '--quiet'];
+const ADDED_LATENCY_MS = 40;
+
+interface SplitRun {
+  code: number | null;
+  stderr: string;
+  stdout: string;
+  dir: string;
+  report: LoadReport;
+}
+
+/**
+ * The launcher with --runners N; `whenRunning(dir, child)` is called each time a runner's samples
+ * grow (so a test acts on what k6 did, not on a clock).
+ */
+async function splitRun(
+  server: RunningReferenceServer,
+  runners: number,
+  seconds: number,
+  whenRunning?: (dir: string) => boolean,
+): Promise<SplitRun> {
+  const dir = reportDir(`k6-split-${runners}-`);
+  const origin = new URL(server.apiBaseUrl).origin;
+  const env = {
+    ...BLANK_TARGET,
+    ...stagingThrough(origin, server.credentials, dir),
+    PATH: [dirname(k6 as string), process.env.PATH].join(delimiter),
+    K6_REPORT_DIR: dir,
+    RELEASE_PETS: 'off',
+  };
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      TSX,
+      join(ROOT, 'src/cli/load.ts'),
+      'release',
+      '--runners',
+      String(runners),
+      ...LOAD,
+      '--env',
+      `RELEASE_DURATION=${seconds}s`,
+    ],
+    { cwd: ROOT, env },
+  );
+  let stderr = '';
+  let stdout = '';
+  let acted = false;
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  // Polling the runners' files is watching k6's own output, not timing it.
+  const watch = whenRunning
+    ? setInterval(() => {
+        if (!acted && whenRunning(dir)) acted = true;
+      }, 200)
+    : undefined;
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (watch) clearInterval(watch);
+  const jsonPath = join(dir, 'k6-release.json');
+  expect(existsSync(jsonPath), stderr).toBe(true);
+  const report = JSON.parse(readFileSync(jsonPath, 'utf8')) as LoadReport;
+  return { code, stderr, stdout, dir, report };
+}
+
+const runnerDirs = (dir: string, n: number) =>
+  Array.from({ length: n }, (_, i) => join(dir, 'runners', `runner-${i + 1}`));
+
+function mergeLoad(dirs: string[], reportsTo: string) {
+  return spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/merge-load.ts'), ...dirs], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, K6_REPORT_DIR: reportsTo },
+  });
+}
+
+/** Copies the runners' folders elsewhere, as a k6-operator's pods' volume would be collected. */
+function copied(dir: string, n: number): string[] {
+  const elsewhere = reportDir('k6-split-copied-');
+  return runnerDirs(dir, n).map((from, i) => {
+    const to = join(elsewhere, `pod-${i + 1}`);
+    cpSync(from, to, { recursive: true });
+    return to;
+  });
+}
+
+const value = (report: LoadReport, metric: string, stat: string) =>
+  report.metrics[metric]?.values[stat] ?? Number.NaN;
+
+describe.skipIf(noK6)(
+  'load:release --runners N in real k6 (skipped only where neither k6 nor Go is installed)',
+  { timeout: 240_000 },
+  () => {
+    let server: RunningReferenceServer;
+    beforeAll(async () => {
+      if (!k6) throw new Error(MISSING_K6);
+      server = await startReferenceServer({ rateLimit: null, latencyMs: ADDED_LATENCY_MS });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('1 runner and 4 runners, the same total load: one merged verdict, counts and percentiles agree', async () => {
+      const one = await splitRun(server, 1, 12);
+      const four = await splitRun(server, 4, 12);
+      for (const run of [one, four]) {
+        expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
+        expect(run.report.verdict).toBe('passed');
+        // Secrets never reach a report or a runner's log.
+        const written = [
+          JSON.stringify(run.report),
+          ...runnerDirs(run.dir, four === run ? 4 : 1).map((d) => readFileSync(join(d, 'k6.log'), 'utf8')),
+          run.stdout,
+          run.stderr,
+        ];
+        for (const text of written) expect(text).not.toContain(server.credentials.clientSecret);
+      }
+      expect(four.report.figures.find((f) => f.label === 'credentials')?.value).toMatch(
+        /all 4 runners used client .*the sum of their traffic/,
+      );
+      // Each user fetches its flags once a minute: one per user, exactly, however the users are split.
+      expect(value(one.report, 'http_req_duration{endpoint:feature-flags}', 'count')).toBe(8);
+      expect(value(four.report, 'http_req_duration{endpoint:feature-flags}', 'count')).toBe(8);
+      // The users' pace is their think time (0.5-1.5 s) plus three answers of >= 40 ms: a busy
+      // machine adds latency to both runs, so the counts agree within 15 %.
+      const requests = (r: LoadReport) => value(r, 'http_req_duration{scenario:users}', 'count');
+      expect(requests(one.report)).toBeGreaterThan(200);
+      expect(Math.abs(requests(four.report) - requests(one.report)) / requests(one.report)).toBeLessThan(
+        0.15,
+      );
+      // Per endpoint with enough samples for a p99: both above the server's added 40 ms, and within
+      // 40 ms of each other (the bound: one more added latency; the machine's scheduling noise of
+      // four k6 processes on two cores stays well inside it on a quiet machine).
+      for (const endpoint of ['customers', 'user-me']) {
+        for (const stat of ['p(95)', 'p(99)']) {
+          const a = value(one.report, `http_req_duration{endpoint:${endpoint}}`, stat);
+          const b = value(four.report, `http_req_duration{endpoint:${endpoint}}`, stat);
+          expect(a).toBeGreaterThanOrEqual(ADDED_LATENCY_MS);
+          expect(b).toBeGreaterThanOrEqual(ADDED_LATENCY_MS);
+          expect(Math.abs(a - b), `${endpoint} ${stat}: 1 runner ${a} ms, 4 runners ${b} ms`).toBeLessThan(
+            40,
+          );
+        }
+      }
+
+      // The shares, judged alone and together, on the real outputs.
+      const shares = readRunnerDirs(runnerDirs(four.dir, 4));
+      const p95 = 'http_req_duration{endpoint:customers}';
+      const alone = shares.runners.map(
+        (r) => mergeRunners([r], { [p95]: ['p(95)<100000'] }).thresholds[0]?.value as number,
+      );
+      const union = value(four.report, p95, 'p(95)');
+      // A pooled percentile lies between the smallest and the largest runner's: a p95 threshold every
+      // runner passes, the union passes too. The hazard is a verdict drawn from averaged or dropped shares.
+      expect(union).toBeGreaterThanOrEqual(Math.min(...alone));
+      expect(union).toBeLessThanOrEqual(Math.max(...alone));
+      // A count summed over runners is where the union can fail what every runner passes: a budget
+      // between the largest runner's count and their sum.
+      const counts = shares.runners.map(
+        (r) =>
+          mergeRunners([r], { [`http_reqs{endpoint:customers}`]: ['count<1'] }).thresholds[0]
+            ?.value as number,
+      );
+      const total = counts.reduce((a, b) => a + b, 0);
+      const budget = { 'http_reqs{endpoint:customers}': [`count<${Math.max(...counts) + 1}`] };
+      for (const r of shares.runners) expect(mergeRunners([r], budget).verdict).toBe('passed');
+      const merged = mergeRunners(shares.runners, budget);
+      expect(merged.thresholds[0]?.value).toBe(total);
+      expect(merged.verdict).toBe('failed');
+
+      // merge:load on the four outputs copied elsewhere: the launcher's verdict and figures.
+      const elsewhere = reportDir('k6-split-merge-');
+      const again = mergeLoad(copied(four.dir, 4), elsewhere);
+      expect(again.status, again.stdout + again.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(join(elsewhere, 'k6-release.json'), 'utf8')) as LoadReport;
+      expect(report.verdict).toBe(four.report.verdict);
+      expect(report.thresholds).toEqual(four.report.thresholds);
+      expect(value(report, p95, 'p(95)')).toBe(union);
+    });
+
+    it('a runner killed midway: "incomplete", exit 3, the runner named; merge:load agrees', async () => {
+      let killed = false;
+      const run = await splitRun(server, 4, 20, (dir) => {
+        const samples = join(dir, 'runners', 'runner-3', 'samples.jsonl');
+        // Midway: once runner-3's users have made requests (setup's carry no scenario tag).
+        if (killed || !existsSync(samples) || !readFileSync(samples, 'utf8').includes('"scenario":"users"')) {
+          return false;
+        }
+        const meta = JSON.parse(readFileSync(join(dir, 'runners', 'runner-3', 'runner.json'), 'utf8'));
+        process.kill(meta.pid as number, 'SIGKILL');
+        killed = true;
+        return true;
+      });
+      expect(killed).toBe(true);
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.report.verdict).toBe('incomplete');
+      expect(run.report.verdictReason).toMatch(/runner-3 \(segment 2\/4:3\/4\): the process did not end/);
+      expect(run.stderr).toMatch(/incomplete \(exit 3\).*runner-3/);
+      const junit = readFileSync(join(run.dir, 'k6-release.junit.xml'), 'utf8');
+      expect(junitFailures(junit)).toContain('the run put its rule to the test');
+      expect(readFileSync(join(run.dir, 'k6-release.md'), 'utf8').split('\n')[0]).toBe(
+        '# k6 release: INCOMPLETE',
+      );
+      // The other shares are whole and named so.
+      const shares = run.report.verdicts.filter((v) => v.name.includes('share'));
+      expect(shares.filter((v) => v.ok === true).map((v) => v.name.slice(0, 8))).toEqual([
+        'runner-1',
+        'runner-2',
+        'runner-4',
+      ]);
+
+      const elsewhere = reportDir('k6-split-merge-');
+      const again = mergeLoad(copied(run.dir, 4), elsewhere);
+      expect(again.status).toBe(3);
+      expect(again.stdout).toMatch(/runner-3 \(segment 2\/4:3\/4\): the process did not end/);
+      const report = JSON.parse(readFileSync(join(elsewhere, 'k6-release.json'), 'utf8')) as LoadReport;
+      expect(report.verdict).toBe('incomplete');
+    });
+  },
+);
