@@ -7,7 +7,7 @@
 // and merge:load on the outputs copied elsewhere gives the launcher's verdict.
 // Skipped only on a machine with neither k6 nor Go.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +45,7 @@ async function splitRun(
   runners: number,
   seconds: number,
   whenRunning?: (dir: string) => boolean,
+  extra: { env?: Record<string, string>; load?: string[] } = {},
 ): Promise<SplitRun> {
   const dir = reportDir(`k6-split-${runners}-`);
   const origin = new URL(server.apiBaseUrl).origin;
@@ -54,6 +55,7 @@ async function splitRun(
     PATH: [dirname(k6 as string), process.env.PATH].join(delimiter),
     K6_REPORT_DIR: dir,
     RELEASE_PETS: 'off',
+    ...extra.env,
   };
   const child: ChildProcess = spawn(
     process.execPath,
@@ -64,7 +66,7 @@ async function splitRun(
       'release',
       '--runners',
       String(runners),
-      ...LOAD,
+      ...(extra.load ?? LOAD),
       '--env',
       `RELEASE_DURATION=${seconds}s`,
     ],
@@ -248,6 +250,54 @@ describe.skipIf(noK6)(
       expect(again.stdout).toMatch(/runner-3 \(segment 2\/4:3\/4\): the process did not end/);
       const report = JSON.parse(readFileSync(join(elsewhere, 'k6-release.json'), 'utf8')) as LoadReport;
       expect(report.verdict).toBe('incomplete');
+    });
+    it('RELEASE_CREDENTIALS_FILE gives each runner its own client: a per-client limit no longer sees their sum', async () => {
+      const pool = [
+        { clientId: 'runner-client-a', clientSecret: 'pool-secret-a-5e1d' },
+        { clientId: 'runner-client-b', clientSecret: 'pool-secret-b-9c3f' },
+      ];
+      // 90 requests a minute per client (tokens included): 4 users for 12 s make about 125, about 62
+      // per runner (seen on this machine), so the shared client is refused and each own one is not.
+      const limited = await startReferenceServer({
+        rateLimit: { limit: 90, windowSeconds: 60 },
+        extraClients: pool,
+      });
+      try {
+        const load = [
+          '--profile',
+          'smoke',
+          '--env',
+          'RELEASE_VUS=4',
+          '--env',
+          'RELEASE_THINK_TIME=1s',
+          '--quiet',
+        ];
+        const shared = await splitRun(limited, 2, 12, undefined, { load });
+        const file = join(reportDir('k6-split-pool-'), 'credentials.json');
+        writeFileSync(file, JSON.stringify(pool));
+        const own = await splitRun(limited, 2, 12, undefined, {
+          load,
+          env: { RELEASE_CREDENTIALS_FILE: file },
+        });
+        const limitedCount = (r: LoadReport) => r.metrics.release_rate_limited?.values.count ?? 0;
+        expect(shared.report.figures.find((f) => f.label === 'credentials')?.value).toMatch(
+          /the sum of their traffic/,
+        );
+        expect(limitedCount(shared.report), shared.stdout).toBeGreaterThan(0);
+        expect(own.report.figures.find((f) => f.label === 'credentials')?.value).toMatch(
+          /runner-1: runner-client-a, runner-2: runner-client-b/,
+        );
+        expect(limitedCount(own.report), own.stdout).toBe(0);
+        expect(own.code, own.stderr).toBe(0);
+        const meta = runnerDirs(own.dir, 2).map((d) => readFileSync(join(d, 'runner.json'), 'utf8'));
+        expect(meta[0]).toContain('"credential": "runner-client-a"');
+        const logs = runnerDirs(own.dir, 2).map((d) => readFileSync(join(d, 'k6.log'), 'utf8'));
+        for (const text of [...meta, ...logs, JSON.stringify(own.report), own.stdout, own.stderr]) {
+          for (const c of pool) expect(text).not.toContain(c.clientSecret);
+        }
+      } finally {
+        await limited.close();
+      }
     });
   },
 );
