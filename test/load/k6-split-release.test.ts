@@ -44,7 +44,7 @@ async function splitRun(
   server: RunningReferenceServer,
   runners: number,
   seconds: number,
-  whenRunning?: (dir: string) => boolean,
+  whenRunning?: (dir: string, launcher: ChildProcess) => boolean,
   extra: { env?: Record<string, string>; load?: string[] } = {},
 ): Promise<SplitRun> {
   const dir = reportDir(`k6-split-${runners}-`);
@@ -84,7 +84,7 @@ async function splitRun(
   // Polling the runners' files is watching k6's own output, not timing it.
   const watch = whenRunning
     ? setInterval(() => {
-        if (!acted && whenRunning(dir)) acted = true;
+        if (!acted && whenRunning(dir, child)) acted = true;
       }, 200)
     : undefined;
   const code = await new Promise<number | null>((resolve, reject) => {
@@ -193,8 +193,7 @@ describe.skipIf(noK6)(
       // between the largest runner's count and their sum.
       const counts = shares.runners.map(
         (r) =>
-          mergeRunners([r], { [`http_reqs{endpoint:customers}`]: ['count<1'] }).thresholds[0]
-            ?.value as number,
+          mergeRunners([r], { 'http_reqs{endpoint:customers}': ['count<1'] }).thresholds[0]?.value as number,
       );
       const total = counts.reduce((a, b) => a + b, 0);
       const budget = { 'http_reqs{endpoint:customers}': [`count<${Math.max(...counts) + 1}`] };
@@ -297,6 +296,26 @@ describe.skipIf(noK6)(
         }
       } finally {
         await limited.close();
+      }
+    });
+    it('interrupting the launcher stops every runner: exit 130, the merged report marked interrupted', async () => {
+      const usersRunning = (dir: string) =>
+        runnerDirs(dir, 4).every((d) => {
+          const samples = join(d, 'samples.jsonl');
+          return existsSync(samples) && readFileSync(samples, 'utf8').includes('"scenario":"users"');
+        });
+      const run = await splitRun(server, 4, 60, (dir, launcher) => {
+        if (!usersRunning(dir)) return false;
+        launcher.kill('SIGINT');
+        return true;
+      });
+      expect(run.code, run.stderr).toBe(130);
+      expect(run.report.verdict).toBe('interrupted');
+      for (const d of runnerDirs(run.dir, 4)) {
+        const meta = JSON.parse(readFileSync(join(d, 'runner.json'), 'utf8'));
+        // Each k6 was passed the SIGINT, wrote its summary and ended (105: aborted by a signal).
+        expect(meta.exitCode).toBe(105);
+        expect(() => process.kill(meta.pid as number, 0)).toThrow();
       }
     });
   },

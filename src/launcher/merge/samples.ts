@@ -147,7 +147,7 @@ export function percentile(sorted: number[], p: number): number {
   return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (rank - lo);
 }
 
-function aggregate(agg: string, values: number[]): number {
+function aggregate(agg: string, values: number[], kind?: Declared['type']): number {
   const pm = /^p\((\d+(?:\.\d+)?)\)$/.exec(agg);
   if (pm)
     return percentile(
@@ -156,7 +156,8 @@ function aggregate(agg: string, values: number[]): number {
     );
   switch (agg) {
     case 'count':
-      return values.length;
+      // A counter's count is the sum of what was added (counter.add(5) counts 5); a trend's, its samples.
+      return kind === 'counter' ? values.reduce((a, b) => a + b, 0) : values.length;
     case 'rate':
       return values.filter((v) => v !== 0).length / values.length;
     case 'avg':
@@ -196,7 +197,11 @@ function compare(value: number, op: string, limit: number): boolean {
 }
 
 /** Judges `p(95)<800` on values; a threshold with no sample cannot pass (it proved nothing). */
-export function judge(expression: string, values: number[]): { value: number | null; ok: boolean } {
+export function judge(
+  expression: string,
+  values: number[],
+  kind?: Declared['type'],
+): { value: number | null; ok: boolean } {
   const m = /^\s*(\w+(?:\([\d.]+\))?)\s*(<=|>=|===|==|!=|<|>)\s*(-?[\d.]+)\s*$/.exec(expression);
   if (!m) throw new Error(`unreadable threshold ${expression}`);
   // A counter that never moved counts 0, as k6 says (count==0 thresholds hold); any other
@@ -205,7 +210,7 @@ export function judge(expression: string, values: number[]): { value: number | n
     if (m[1] !== 'count') return { value: null, ok: false };
     return { value: 0, ok: compare(0, m[2] as string, Number(m[3])) };
   }
-  const value = aggregate(m[1] as string, values);
+  const value = aggregate(m[1] as string, values, kind);
   return { value, ok: compare(value, m[2] as string, Number(m[3])) };
 }
 
@@ -273,8 +278,9 @@ export function mergeRunners(
   const results: ThresholdResult[] = [];
   for (const [name, expressions] of Object.entries(thresholds)) {
     const values = valuesOf(union, name);
+    const kind = declared.get(parseThresholdName(name).metric)?.type;
     for (const expression of expressions) {
-      results.push({ name, expression, ...judge(expression, values) });
+      results.push({ name, expression, ...judge(expression, values, kind) });
     }
   }
   const verdict: MergedVerdict =

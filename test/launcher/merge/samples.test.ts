@@ -118,3 +118,12 @@ describe('late starts and counters that never moved', () => {
     expect(judge('rate<0.01', [])).toEqual({ value: null, ok: false });
   });
 });
+
+it("a counter's count is the sum of what was added, a trend's the number of samples", () => {
+  expect(judge('count==7', [5, 2], 'counter').value).toBe(7);
+  expect(judge('count==2', [5, 2], 'trend').ok).toBe(true);
+  const text = `${JSON.stringify({ type: 'Metric', metric: 'sent', data: { type: 'counter' } })}\n${JSON.stringify({ type: 'Point', metric: 'sent', data: { value: 5, tags: {} } })}\n`;
+  expect(
+    mergeRunners([{ name: 'a', segment: '0:1', exitCode: 0, text }], { sent: ['count==5'] }).verdict,
+  ).toBe('passed');
+});
