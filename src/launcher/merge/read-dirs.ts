@@ -11,8 +11,11 @@ export interface RunnerMeta {
   exitCode: number | null;
   /** The target the runner loaded, when the launcher knew it (never a credential). */
   target?: { name: string; apiBaseUrl: string };
-  /** The profile's thresholds, as k6 was given them (strings, or k6's { threshold } objects). */
-  thresholds: Record<string, (string | { threshold: string })[]>;
+  /**
+   * The profile's thresholds, as k6 was given them (strings, or k6's { threshold } objects); when
+   * absent, read from `options.json` beside it (`k6 inspect`'s output: a pod's shell writes that).
+   */
+  thresholds?: Record<string, (string | { threshold: string })[]>;
 }
 
 export interface ReadShares {
@@ -42,7 +45,7 @@ export function readRunnerDirs(dirs: string[]): ReadShares {
       unreadable.push(`${dir}: runner.json is not JSON (truncated?)`);
       continue;
     }
-    thresholds = { ...thresholds, ...thresholdStrings(meta.thresholds ?? {}) };
+    thresholds = { ...thresholds, ...thresholdStrings(meta.thresholds ?? optionsThresholds(dir)) };
     target ??= meta.target;
     const text = existsSync(samplesPath) ? readFileSync(samplesPath, 'utf8') : '';
     runners.push({ name: meta.name, segment: meta.segment, exitCode: meta.exitCode, text });
@@ -57,6 +60,12 @@ export function readRunnerDirs(dirs: string[]): ReadShares {
 export function mergeRunnerDirs(dirs: string[]): { merged: MergeResult; read: ReadShares } {
   const read = readRunnerDirs(dirs);
   const merged = mergeRunners(read.runners, read.thresholds);
+  // With no threshold there is nothing to judge: passing would prove nothing.
+  if (read.runners.length > 0 && Object.keys(read.thresholds).length === 0) {
+    read.unreadable.push(
+      'no share carried the thresholds (runner.json "thresholds", or options.json from k6 inspect)',
+    );
+  }
   if (read.unreadable.length > 0) {
     merged.incomplete.push(...read.unreadable);
     merged.verdict = 'incomplete';
@@ -76,4 +85,18 @@ export function thresholdStrings(raw: Record<string, unknown[]>): Record<string,
     );
   }
   return out;
+}
+
+/** The thresholds of `k6 inspect`'s output in the share's directory, or none. */
+function optionsThresholds(dir: string): Record<string, unknown[]> {
+  const path = join(dir, 'options.json');
+  if (!existsSync(path)) return {};
+  try {
+    const options = JSON.parse(readFileSync(path, 'utf8')) as {
+      thresholds?: Record<string, unknown[]> | null;
+    };
+    return options.thresholds ?? {};
+  } catch {
+    return {};
+  }
 }
