@@ -25,6 +25,7 @@ for (const t of merged.thresholds) {
 }
 for (const line of incomplete) process.stdout.write(`missing share: ${line}\n`);
 const ms = (performance.now() - started).toFixed(0);
+const sampleCount = Object.values(merged.samples).reduce((a, b) => a + b, 0);
 // Peak, not current: the union is largest before the report is built.
 const mb = (process.resourceUsage().maxRSS / 1024).toFixed(0);
 const reportDir = reportDirFrom(process.env);
@@ -33,11 +34,16 @@ const report = mergedReport(merged, {
   script: 'release',
   target: read.target ?? { name: 'unknown', apiBaseUrl: '' },
   finishedAt: new Date(),
-  figures: [{ label: 'merge', value: `merge:load of ${dirs.length} directories in ${ms} ms, peak rss ${mb} MiB` }],
+  figures: [
+    {
+      label: 'merge',
+      value: `merge:load of ${dirs.length} directories, ${sampleCount} samples, in ${ms} ms, peak rss ${mb} MiB`,
+    },
+  ],
 });
 // The runners' outputs hold no secret (k6 writes metrics, not requests); nothing to filter but none.
 writeMergedReport(reportDir, report, []);
 process.stdout.write(
-  `merged verdict: ${verdict} (${read.runners.length} runners, ${ms} ms, peak rss ${mb} MiB; report ${reportDir}/k6-release.md)\n`,
+  `merged verdict: ${verdict} (${read.runners.length} runners, ${sampleCount} samples, ${ms} ms, peak rss ${mb} MiB; report ${reportDir}/k6-release.md)\n`,
 );
 process.exit(verdict === 'passed' ? 0 : verdict === 'failed' ? 1 : EXIT_INCONCLUSIVE);
