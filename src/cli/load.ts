@@ -128,7 +128,10 @@ async function main(): Promise<void> {
     }
     // Loaded only for the local target: faker's seeded data is the costly part of starting up.
     const { startReferenceServer } = await import('../reference/index.ts');
-    server = await startReferenceServer(plan.options).catch((error: unknown) => fail(firstLine(error)));
+    // The local server knows the pool's clients too, so a split run with RELEASE_CREDENTIALS_FILE
+    // (and LOCAL_RATE_LIMIT) shows each runner counted apart on this machine.
+    const options = pool ? { ...plan.options, extraClients: pool } : plan.options;
+    server = await startReferenceServer(options).catch((error: unknown) => fail(firstLine(error)));
     defaults = plan.defaults;
     process.stderr.write(`load: ${plan.description} at ${server.apiBaseUrl}\n`);
   }
