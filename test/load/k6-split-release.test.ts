@@ -159,7 +159,8 @@ describe.skipIf(noK6)(
       // The users' pace is their think time (0.5-1.5 s) plus three answers of >= 40 ms: a busy
       // machine adds latency to both runs, so the counts agree within 15 %.
       const requests = (r: LoadReport) => value(r, 'http_req_duration{scenario:users}', 'count');
-      expect(requests(one.report)).toBeGreaterThan(200);
+      // About 8 users x 11 visits x 2 requests in 12 s (random think times: a few % apart run to run).
+      expect(requests(one.report)).toBeGreaterThan(100);
       expect(Math.abs(requests(four.report) - requests(one.report)) / requests(one.report)).toBeLessThan(
         0.15,
       );
