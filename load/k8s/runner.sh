@@ -6,6 +6,7 @@
 #                                      so a pod killed midway reads as "did not end"
 #   $SHARED/runner-<i+1>/options.json  `k6 inspect`: the thresholds the merge judges
 #   $SHARED/runner-<i+1>/samples.jsonl k6 --out json
+#   $SHARED/runner-<i+1>/ready         its k6 is paused and ready: the pods' start barrier
 # CLIENT_ID_<i+1>/CLIENT_SECRET_<i+1>, when set, replace CLIENT_ID/CLIENT_SECRET: each runner its own
 # client, so a per-client limit does not see the sum. Never `set -x`: the environment holds secrets.
 # Always exits 0 once its share is recorded: the verdict is the merge's, and a retried pod would
@@ -43,8 +44,26 @@ mkdir -p "$dir"
 meta null
 "$k6" inspect --include-system-env-vars "$script" >"$dir/options.json"
 export K6_REPORT_DIR="$dir"
+# Started together as `--runners N` starts them on one machine: k6 paused (setup() waits too), a
+# "ready" mark on the shared volume, and every pod resumes its own k6 once all N are marked (or
+# after BARRIER_SECONDS: the merge then names the late ones). The REST API stays on loopback.
+api=127.0.0.1:${K6_API_PORT:-6565}
+"$k6" run --quiet --paused "--address=$api" "--execution-segment=$segment" \
+  "--execution-segment-sequence=$sequence" "--out=json=$dir/samples.jsonl" "$script" >"$dir/k6.log" 2>&1 &
+pid=$!
+until "$k6" status "--address=$api" >/dev/null 2>&1; do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 1
+done
+: >"$dir/ready"
+waited=0
+while [ "$(ls "${SHARED:-/shared}"/runner-*/ready 2>/dev/null | wc -l)" -lt "$n" ] &&
+  [ "$waited" -lt "${BARRIER_SECONDS:-600}" ]; do
+  sleep 1
+  waited=$((waited + 1))
+done
+"$k6" resume "--address=$api" >/dev/null 2>&1 || true
 code=0
-"$k6" run --quiet --address= "--execution-segment=$segment" "--execution-segment-sequence=$sequence" \
-  "--out=json=$dir/samples.jsonl" "$script" >"$dir/k6.log" 2>&1 || code=$?
+wait "$pid" || code=$?
 meta "$code"
 echo "$name ($segment): k6 exited $code; its share is in $dir"

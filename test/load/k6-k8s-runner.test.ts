@@ -1,9 +1,10 @@
 // load/k8s/runner.sh, the command of each pod of load/k8s/split-job.yaml, run here as two pods
 // would (JOB_COMPLETION_INDEX 0 and 1, one shared folder) with real k6 against a reference server:
 // their shares are what `npm run merge:load` reads, the second runner uses its numbered client
-// (CLIENT_ID_2), and the merge gives one verdict. Skipped only where neither k6 nor Go is installed.
+// (CLIENT_ID_2), both start paused and resume at the shared-volume barrier, and the merge gives one
+// verdict. Skipped only where neither k6 nor Go is installed.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -60,8 +61,15 @@ describe.skipIf(noK6)('load/k8s/runner.sh: two pods, one shared folder, one merg
         RELEASE_DURATION: '6s',
         RELEASE_PETS: 'off',
       };
-      const pods = await Promise.all([pod(0, env), pod(1, env)]);
+      // Each pod's k6 REST API on its own port: here the two pods share one network.
+      const ports = ['6611', '6612'];
+      const pods = await Promise.all([
+        pod(0, { ...env, K6_API_PORT: ports[0] }),
+        pod(1, { ...env, K6_API_PORT: ports[1] }),
+      ]);
       for (const p of pods) expect(p.code, p.output).toBe(0);
+      // Both waited at the barrier: paused, marked ready, resumed together.
+      for (const n of ['runner-1', 'runner-2']) expect(existsSync(join(shared, n, 'ready'))).toBe(true);
       expect(pods[1]?.output).toMatch(/runner-2 \(1\/2:1\): k6 exited 0/);
       const dirs = ['runner-1', 'runner-2'].map((n) => join(shared, n));
       const meta = dirs.map((d) => JSON.parse(readFileSync(join(d, 'runner.json'), 'utf8')));
