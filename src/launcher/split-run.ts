@@ -123,6 +123,8 @@ function writeMeta(dir: string, meta: RunnerMeta & Record<string, unknown>): voi
 }
 
 interface Started {
+  /** Writes what is left of the runner's output to its log. */
+  flush(): void;
   name: string;
   segment: string;
   dir: string;
@@ -174,12 +176,25 @@ export function startSplitRun(options: SplitRunOptions, thresholds: Record<strin
     children[index] = child;
     writeMeta(dir, { ...base, exitCode: null, state: 'started', pid: child.pid ?? null });
     const log = createWriteStream(join(dir, 'k6.log'));
-    const pipe = (chunk: Buffer) => log.write(filter.text(chunk.toString()));
-    child.stdout?.on('data', pipe);
-    child.stderr?.on('data', pipe);
+    // Filtered line by line: a secret split across two chunks would pass a per-chunk filter.
+    const pending = { stdout: '', stderr: '' };
+    const pipe = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+      const lines = (pending[stream] + chunk.toString()).split('\n');
+      pending[stream] = lines.pop() ?? '';
+      for (const line of lines) log.write(`${filter.text(line)}\n`);
+    };
+    child.stdout?.on('data', pipe('stdout'));
+    child.stderr?.on('data', pipe('stderr'));
+    const flush = () => {
+      for (const stream of ['stdout', 'stderr'] as const) {
+        if (pending[stream] !== '') log.write(filter.text(pending[stream]));
+        pending[stream] = '';
+      }
+    };
     const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
       child.once('error', () => resolve([null, null]));
-      child.once('exit', (c, s) => resolve([c, s]));
+      // close, not exit: its output is read to the end first.
+      child.once('close', (c, s) => resolve([c, s]));
     });
     let exited = false;
     void ended.then(() => {
@@ -194,7 +209,7 @@ export function startSplitRun(options: SplitRunOptions, thresholds: Record<strin
       }
       return false;
     })();
-    return { name, segment, dir, base, ready, ended, log };
+    return { name, segment, dir, base, ready, ended, log, flush };
   };
 
   const runners = (async () => {
@@ -221,6 +236,7 @@ export function startSplitRun(options: SplitRunOptions, thresholds: Record<strin
     return Promise.all(
       started.map(async (r, i): Promise<RunnerEnd> => {
         const [exitCode, signal] = await r.ended;
+        r.flush();
         await new Promise<void>((resolve) => r.log.end(resolve));
         const why = notStarted.get(i);
         // A runner ended by a signal never reached its end: no exit code to vouch for its share.
