@@ -24,8 +24,17 @@ afterAll(removeReportDirs);
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-/** 8 users for 12 s, about one visit a second each: think time, not the machine, sets the pace. */
-const LOAD = ['--profile', 'smoke', '--env', 'RELEASE_VUS=8', '--env', 'RELEASE_THINK_TIME=1s', '--quiet'];
+/** 16 users for 12 s, a visit every 2 s each: think time, not the machine, sets the pace. */
+const USERS = 16;
+const LOAD = [
+  '--profile',
+  'smoke',
+  '--env',
+  `RELEASE_VUS=${USERS}`,
+  '--env',
+  'RELEASE_THINK_TIME=2s',
+  '--quiet',
+];
 const ADDED_LATENCY_MS = 40;
 
 interface SplitRun {
@@ -155,29 +164,45 @@ describe.skipIf(noK6)(
         /all 4 runners used client .*the sum of their traffic/,
       );
       // Each user fetches its flags once a minute: one per user, exactly, however the users are split.
-      expect(value(one.report, 'http_req_duration{endpoint:feature-flags}', 'count')).toBe(8);
-      expect(value(four.report, 'http_req_duration{endpoint:feature-flags}', 'count')).toBe(8);
-      // The users' pace is their think time (0.5-1.5 s) plus three answers of >= 40 ms: a busy
-      // machine adds latency to both runs, so the counts agree within 15 %.
+      expect(value(one.report, 'http_req_duration{endpoint:feature-flags}', 'count')).toBe(USERS);
+      expect(value(four.report, 'http_req_duration{endpoint:feature-flags}', 'count')).toBe(USERS);
+      // The users' pace is their think time (1-3 s) plus three answers of >= 40 ms; a starved k6
+      // adds a few hundred ms to a visit of ~2 s. The counts agree within 20 % (a share of 4 lost
+      // would be 25 %); the random think times alone put runs a few % apart.
       const requests = (r: LoadReport) => value(r, 'http_req_duration{scenario:users}', 'count');
-      // About 8 users x 11 visits x 2 requests in 12 s (random think times: a few % apart run to run).
+      // About 16 users x 6 visits x 2 requests in 12 s.
       expect(requests(one.report)).toBeGreaterThan(100);
-      expect(Math.abs(requests(four.report) - requests(one.report)) / requests(one.report)).toBeLessThan(
-        0.15,
-      );
+      expect(Math.abs(requests(four.report) - requests(one.report)) / requests(one.report)).toBeLessThan(0.2);
       // Per endpoint with enough samples for a p99 (customers, user-me: ~100 each): both above the
-      // server's added 40 ms, and apart by at most 40 ms or half the larger, whichever is more (the
-      // bound: five k6 processes on a shared 2-core machine, one of them with four times the users).
+      // server's added 40 ms, and within a factor of 3 of each other (or 40 ms). The bound is wide
+      // because k6 measures its own scheduling too: on a shared 2-core machine at a busy moment one
+      // process with 8 users was starved more than four with 2 each (customers p95 213 vs 106 ms, 1 s think,
+      // run at the same time); at quiet moments they agree within a third (58.5 vs 77.6 ms).
       for (const endpoint of ['customers', 'user-me']) {
         for (const stat of ['p(95)', 'p(99)']) {
           const a = value(one.report, `http_req_duration{endpoint:${endpoint}}`, stat);
           const b = value(four.report, `http_req_duration{endpoint:${endpoint}}`, stat);
           expect(a).toBeGreaterThanOrEqual(ADDED_LATENCY_MS);
           expect(b).toBeGreaterThanOrEqual(ADDED_LATENCY_MS);
-          expect(
-            Math.abs(a - b),
-            `${endpoint} ${stat}: 1 runner ${a} ms, 4 runners ${b} ms`,
-          ).toBeLessThanOrEqual(Math.max(40, Math.max(a, b) / 2));
+          const apart = `${endpoint} ${stat}: 1 runner ${a} ms, 4 runners ${b} ms`;
+          expect(Math.max(a, b), apart).toBeLessThanOrEqual(
+            Math.max(3 * Math.min(a, b), Math.min(a, b) + 40),
+          );
+        }
+      }
+      // Exact, whatever the machine did: the merge's percentile of one share is k6's own for it (each
+      // runner's handleSummary report), and the 1-runner merge is that runner's k6 figure.
+      const own = (dir: string, runner: string) =>
+        JSON.parse(readFileSync(join(dir, 'runners', runner, 'k6-release.json'), 'utf8')) as LoadReport;
+      for (const endpoint of ['customers', 'user-me']) {
+        const metric = `http_req_duration{endpoint:${endpoint}}`;
+        expect(value(one.report, metric, 'p(95)')).toBeCloseTo(
+          value(own(one.dir, 'runner-1'), metric, 'p(95)'),
+          6,
+        );
+        for (const [i, share] of readRunnerDirs(runnerDirs(four.dir, 4)).runners.entries()) {
+          const merged = mergeRunners([share], { [metric]: ['p(95)<100000'] }).thresholds[0]?.value as number;
+          expect(merged).toBeCloseTo(value(own(four.dir, `runner-${i + 1}`), metric, 'p(95)'), 6);
         }
       }
 
