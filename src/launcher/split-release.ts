@@ -6,7 +6,7 @@ import { createSecretFilter } from '../../common/secret-filter.ts';
 import { renderJunit } from '../../load/lib/summary/junit.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
-import type { LoadReport } from '../../load/lib/summary/report.ts';
+import type { Figure, LoadReport } from '../../load/lib/summary/report.ts';
 import { renderText } from '../../load/lib/summary/text.ts';
 import type { TargetConfig } from '../config/index.ts';
 import { type ClientCredential, credentialsFigure } from './credentials-pool.ts';
@@ -14,7 +14,7 @@ import { EXIT_INCONCLUSIVE, EXIT_SIGINT, EXIT_SIGTERM } from './exit-code.ts';
 import { type K6EnvOptions, k6Environment } from './k6-env.ts';
 import { mergeRunnerDirs } from './merge/read-dirs.ts';
 import { mergedReport } from './merge/report.ts';
-import { writeAtomically } from './run-outcome.ts';
+import { readReport, writeAtomically } from './run-outcome.ts';
 import { inspectThresholds, startSplitRun } from './split-run.ts';
 
 export interface SplitReleaseOptions {
@@ -57,6 +57,18 @@ export function writeMergedReport(
   writeAtomically(paths.markdown, renderMarkdown(clean));
   writeAtomically(paths.junit, renderJunit(clean));
   return { report: clean, text: renderText(clean, [paths.json, paths.markdown, paths.junit]) };
+}
+
+/**
+ * What the script says of the whole run's plan (profile, thresholds, pets), from the first runner's
+ * own report: every runner reads the same plan, only its share of the users differs.
+ */
+function planFigures(dirs: string[]): Figure[] {
+  for (const dir of dirs) {
+    const own = readReport(dir, 'release');
+    if (own) return own.figures.filter((f) => ['profile', 'thresholds', 'pets'].includes(f.label));
+  }
+  return [];
 }
 
 export async function runSplitRelease(options: SplitReleaseOptions): Promise<SplitReleaseResult> {
@@ -124,6 +136,7 @@ export async function runSplitRelease(options: SplitReleaseOptions): Promise<Spl
     target: { name: config.target, apiBaseUrl: config.apiBaseUrl },
     finishedAt: new Date(),
     figures: [
+      ...planFigures(ends.map((e) => e.dir)),
       { label: 'credentials', value: credentialsFigure(pool, options.runners, config.credentials.clientId) },
       {
         label: 'merge',
