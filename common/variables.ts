@@ -568,6 +568,11 @@ export const VARIABLES: readonly Variable[] = [
     meaning: 'load:release: mean pause between two visits of one user (0.5 to 1.5 times it)',
     example: '2s',
   }),
+  load('RELEASE_CREDENTIALS_FILE', {
+    meaning:
+      'load:release --runners N: a JSON array of `{ "clientId", "clientSecret" }`, one client per runner, so a per-credential limit counts each runner apart (unset: every runner uses CLIENT_ID and the report says the limiter saw their sum)',
+    example: 'secrets/release-clients.json',
+  }),
   load('RELEASE_PETS', {
     default: 'on',
     meaning:

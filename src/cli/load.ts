@@ -23,6 +23,11 @@ import {
 } from '../config/index.ts';
 import { envArgs, LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
 import {
+  type ClientCredential,
+  CredentialsPoolError,
+  readCredentialsPool,
+} from '../launcher/credentials-pool.ts';
+import {
   dashboardEnvironment,
   k6RunOptions,
   LIVE_DASHBOARD,
@@ -99,6 +104,16 @@ async function main(): Promise<void> {
   const problem = planProblem(args.script, planEnv, controlAvailable, profile);
   if (problem) fail(`refusing to run ${args.script}: ${problem}`);
 
+  let pool: ClientCredential[] | undefined;
+  if (args.runners !== undefined) {
+    try {
+      pool = readCredentialsPool(process.env, args.runners);
+    } catch (error) {
+      if (error instanceof CredentialsPoolError) fail(error.message);
+      throw error;
+    }
+  }
+
   const k6 = findK6();
   if (!k6) fail(K6_INSTALL_HINT);
 
@@ -113,7 +128,10 @@ async function main(): Promise<void> {
     }
     // Loaded only for the local target: faker's seeded data is the costly part of starting up.
     const { startReferenceServer } = await import('../reference/index.ts');
-    server = await startReferenceServer(plan.options).catch((error: unknown) => fail(firstLine(error)));
+    // The local server knows the pool's clients too, so a split run with RELEASE_CREDENTIALS_FILE
+    // (and LOCAL_RATE_LIMIT) shows each runner counted apart on this machine.
+    const options = pool ? { ...plan.options, extraClients: pool } : plan.options;
+    server = await startReferenceServer(options).catch((error: unknown) => fail(firstLine(error)));
     defaults = plan.defaults;
     process.stderr.write(`load: ${plan.description} at ${server.apiBaseUrl}\n`);
   }
@@ -139,6 +157,38 @@ async function main(): Promise<void> {
   } catch (error) {
     await server?.close();
     fail(`cannot create the report directory ${reportDir}: ${firstLine(error)}`);
+  }
+
+  if (args.runners !== undefined) {
+    const envOptions = { base: process.env, profile, petstore: pets, control: script.control, defaults };
+    const secrets = [...secretValues(config), ...(pool ?? []).map((c) => c.clientSecret)];
+    const { runSplitRelease } = await import('../launcher/split-release.ts');
+    const result = await runSplitRelease({
+      k6,
+      scriptFile: `${REPO_ROOT}${script.file}`,
+      k6Args: args.k6Args,
+      runners: args.runners,
+      reportDir,
+      config,
+      envOptions,
+      pool,
+      secrets,
+      log: (line) => process.stderr.write(`load: ${line}\n`),
+    }).catch(async (error: unknown) => {
+      await server?.close();
+      fail(firstLine(error));
+    });
+    await server?.close();
+    try {
+      await besideTheRun(reportDir, args.script, result.report, secrets, petsLeftOut, {
+        missing: `a run split over ${args.runners} runners has no k6 dashboard of the whole (each runner's would show its share only); the merged figures are in this summary`,
+      });
+    } catch (error) {
+      process.stderr.write(`load: cannot add the conformance link to the reports: ${firstLine(error)}\n`);
+    }
+    process.stderr.write(`load: ${result.message}\n`);
+    await exitAfterOutput(result.code);
+    return;
   }
 
   const env = k6Environment(config, {
@@ -240,13 +290,15 @@ async function besideTheRun(
   report: LoadReport,
   secrets: readonly string[],
   petsLeftOut: string | undefined,
+  noDashboard?: { missing: string },
 ): Promise<LoadReport> {
   const { dashboard } = reportPaths(reportDir, script);
-  const written = existsSync(dashboard);
+  const written = !noDashboard && existsSync(dashboard);
+  if (noDashboard) removeStalePictures(reportDir, script);
   const annotated = annotateReport(reportDir, script, report, {
     dashboard: written
       ? { file: basename(dashboard) }
-      : { missing: 'k6 wrote none (it writes none for a run shorter than two seconds)' },
+      : (noDashboard ?? { missing: 'k6 wrote none (it writes none for a run shorter than two seconds)' }),
     conformance: conformanceBeside(readConformanceResults(reportDir), report.target),
     ...(petsLeftOut ? { petsLeftOut } : {}),
   });

@@ -1,10 +1,15 @@
 // npm run merge:load -- DIR...: one verdict over load runners that ran elsewhere (k6-operator pods,
 // other machines). Each DIR holds one runner's runner.json and samples.jsonl (src/launcher/merge/).
+// The merged report (k6-release.json, .md, .junit.xml) is written to K6_REPORT_DIR, else
+// CONFORMANCE_REPORTS_DIR, else reports/, as the launcher's split run writes it.
 // Exit codes: 0 passed, 1 failed, 3 incomplete (a share missing, cut or from a runner that did
 // not end cleanly: never passed), 2 usage.
+import { mkdirSync } from 'node:fs';
 import { EXIT_INCONCLUSIVE } from '../launcher/exit-code.ts';
-import { readRunnerDirs } from '../launcher/merge/read-dirs.ts';
-import { mergeRunners } from '../launcher/merge/samples.ts';
+import { reportDirFrom } from '../launcher/k6-env.ts';
+import { mergeRunnerDirs } from '../launcher/merge/read-dirs.ts';
+import { mergedReport } from '../launcher/merge/report.ts';
+import { writeMergedReport } from '../launcher/split-release.ts';
 
 const dirs = process.argv.slice(2).filter((a) => a !== '--');
 if (dirs.length === 0) {
@@ -12,18 +17,33 @@ if (dirs.length === 0) {
   process.exit(2);
 }
 const started = performance.now();
-const read = readRunnerDirs(dirs);
-const merged = mergeRunners(read.runners, read.thresholds);
-const incomplete = [...read.unreadable, ...merged.incomplete];
-const verdict = incomplete.length > 0 ? 'incomplete' : merged.verdict;
+const { merged, read } = mergeRunnerDirs(dirs);
+const { verdict, incomplete } = merged;
 for (const t of merged.thresholds) {
   const value = t.value === null ? 'no samples' : t.value.toFixed(2);
   process.stdout.write(`${t.ok ? 'ok  ' : 'FAIL'} ${t.name} ${t.expression} (merged: ${value})\n`);
 }
 for (const line of incomplete) process.stdout.write(`missing share: ${line}\n`);
 const ms = (performance.now() - started).toFixed(0);
-const mb = (process.memoryUsage().rss / 2 ** 20).toFixed(0);
+const sampleCount = Object.values(merged.samples).reduce((a, b) => a + b, 0);
+// Peak, not current: the union is largest before the report is built.
+const mb = (process.resourceUsage().maxRSS / 1024).toFixed(0);
+const reportDir = reportDirFrom(process.env);
+mkdirSync(reportDir, { recursive: true });
+const report = mergedReport(merged, {
+  script: 'release',
+  target: read.target ?? { name: 'unknown', apiBaseUrl: '' },
+  finishedAt: new Date(),
+  figures: [
+    {
+      label: 'merge',
+      value: `merge:load of ${dirs.length} directories, ${sampleCount} samples, in ${ms} ms, peak rss ${mb} MiB`,
+    },
+  ],
+});
+// The runners' outputs hold no secret (k6 writes metrics, not requests); nothing to filter but none.
+writeMergedReport(reportDir, report, []);
 process.stdout.write(
-  `merged verdict: ${verdict} (${read.runners.length} runners, ${ms} ms, rss ${mb} MiB)\n`,
+  `merged verdict: ${verdict} (${read.runners.length} runners, ${sampleCount} samples, ${ms} ms, peak rss ${mb} MiB; report ${reportDir}/k6-release.md)\n`,
 );
 process.exit(verdict === 'passed' ? 0 : verdict === 'failed' ? 1 : EXIT_INCONCLUSIVE);

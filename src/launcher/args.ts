@@ -6,6 +6,8 @@ import { isLoadScript, type LoadScriptName } from './scripts.ts';
 
 export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [-- [--profile ${PROFILES.join('|')}] [k6 run options]]
   --profile NAME  LOAD_PROFILE of every script (smoke, load, stress, soak; docs/load.md says which apply)
+  --runners N     release only: N k6 processes on consecutive execution segments, started together,
+                  judged as one run on the union of their raw samples (docs/load.md)
   --live          k6's web dashboard live on http://127.0.0.1:5665 while the run lasts (its report
                   reports/k6-<script>.html is written either way)
   anything else   passed to \`k6 run\` as it is (e.g. --env RATE_BUDGET=90s, --quiet);
@@ -22,6 +24,8 @@ export interface LoadArgs {
   help: boolean;
   /** The dashboard's live view on 127.0.0.1:5665 (off: an ephemeral loopback port, see dashboard.ts). */
   live: boolean;
+  /** --runners N: the load split over N k6 processes, judged as one run (split-run.ts). */
+  runners: number | undefined;
 }
 
 export class LoadUsageError extends Error {}
@@ -78,6 +82,7 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
   let profile: string | undefined;
   let help = false;
   let live = false;
+  let runners: number | undefined;
   const k6Args: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
@@ -93,7 +98,13 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
     }
     if (arg === '-h' || arg === '--help') help = true;
     else if (arg === '--live') live = true;
-    else if (arg === '--profile' || arg.startsWith('--profile=')) {
+    else if (arg === '--runners' || arg.startsWith('--runners=')) {
+      const value = arg === '--runners' ? rest[++i] : arg.slice('--runners='.length);
+      if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) {
+        throw new LoadUsageError('--runners must be a whole number from 1 to 64');
+      }
+      runners = Number(value);
+    } else if (arg === '--profile' || arg.startsWith('--profile=')) {
       const value = arg === '--profile' ? rest[++i] : arg.slice('--profile='.length);
       if (value === undefined || !(PROFILES as readonly string[]).includes(value.toLowerCase())) {
         throw new LoadUsageError(`--profile must be one of ${PROFILES.join(', ')}`);
@@ -106,7 +117,29 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
       k6Args.push(arg);
     }
   }
-  return { script, profile, k6Args, help, live };
+  if (runners !== undefined) {
+    if (script !== 'release') {
+      throw new LoadUsageError(
+        `--runners is for release only: ${script} judges one place's answers (docs/load.md, past one machine)`,
+      );
+    }
+    if (live)
+      throw new LoadUsageError('--live is not allowed with --runners: each runner would show its share only');
+    // Each runner's REST API port, pause and output are the launcher's own.
+    for (const a of k6Args) {
+      const flag = a.split('=')[0] ?? a;
+      if (
+        ['--address', '-a', '--paused', '-p', '--execution-segment', '--execution-segment-sequence'].includes(
+          flag,
+        )
+      ) {
+        throw new LoadUsageError(
+          `${flag} is not allowed with --runners: the launcher sets it for each runner`,
+        );
+      }
+    }
+  }
+  return { script, profile, k6Args, help, live, runners };
 }
 
 /**

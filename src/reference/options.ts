@@ -149,6 +149,7 @@ export interface ReferenceServerOptions {
   flagWindowSeconds?: number; // how long flag data is cached (default 60, the spec's); short for tests
   flagChangeSeconds?: number; // new-dashboard and beta-exports change on their own this often; 0: never (default)
   choices?: Partial<Choices>; // other conformant answers where the spec is silent (CHOICES; tolerance variants)
+  extraClients?: readonly { clientId: string; clientSecret: string }[]; // more clients of the default user, each its own limiter bucket (split load runs)
 }
 
 export type ResolvedOptions = Required<Omit<ReferenceServerOptions, 'rateLimit' | 'faults' | 'choices'>> & {
@@ -177,6 +178,7 @@ const DEFAULTS: ResolvedOptions = {
   flagWindowSeconds: 60,
   flagChangeSeconds: 0,
   choices: DEFAULT_CHOICES,
+  extraClients: [],
 };
 
 function integer(name: string, value: number, min: number, max: number): number {

@@ -346,3 +346,18 @@ describe('k6 run flags that change the verdict or print traffic (issue 30)', () 
     expect(parseLoadArgs(['release', '--quiet']).k6Args).toEqual(['--quiet']);
   });
 });
+
+describe('parseLoadArgs --runners', () => {
+  it("splits the release run only, and keeps the runners' own flags to the launcher", () => {
+    expect(parseLoadArgs(['release', '--runners', '4']).runners).toBe(4);
+    expect(parseLoadArgs(['release', '--runners=2', '--quiet']).k6Args).toEqual(['--quiet']);
+    expect(parseLoadArgs(['release']).runners).toBeUndefined();
+    expect(() => parseLoadArgs(['release', '--runners', '0'])).toThrow(/from 1 to 64/);
+    expect(() => parseLoadArgs(['release', '--runners', 'x'])).toThrow(/from 1 to 64/);
+    expect(() => parseLoadArgs(['rate-limit', '--runners', '2'])).toThrow(/release only/);
+    expect(() => parseLoadArgs(['release', '--runners', '2', '--live'])).toThrow(/--live/);
+    for (const flag of ['--address=127.0.0.1:1', '--paused', '--execution-segment=0:1/2']) {
+      expect(() => parseLoadArgs(['release', '--runners', '2', flag])).toThrow(/sets it for each runner/);
+    }
+  });
+});

@@ -31,8 +31,9 @@ export interface ThresholdResult {
  * passed: every threshold and verdict held and the rule was put to the test. failed: one did not.
  * inconclusive: nothing failed, but the run could not put its rule to the test (exit 3 from the
  * npm scripts). interrupted: stopped by a signal before the end (exit 130/143), whatever was seen.
+ * incomplete: a run split over several k6 runners lacks a runner's whole share (exit 3): never passed.
  */
-export type RunVerdict = 'passed' | 'failed' | 'inconclusive' | 'interrupted';
+export type RunVerdict = 'passed' | 'failed' | 'inconclusive' | 'interrupted' | 'incomplete';
 
 export interface LoadReport {
   tool: string;

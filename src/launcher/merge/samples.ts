@@ -13,6 +13,24 @@ export interface RunnerOutput {
   text: string;
 }
 
+/** What one runner's share held: the report names the runner whose share is missing or thin. */
+export interface ShareStats {
+  name: string;
+  segment: string;
+  exitCode: number | null;
+  samples: number;
+  /** Requests it made (its http_reqs samples). */
+  requests: number;
+  /** When its first request was made (ms since the epoch); null when it made none. */
+  firstRequestAt: number | null;
+}
+
+/** A metric as k6 declared it in its JSON output. */
+export interface Declared {
+  type: 'counter' | 'gauge' | 'rate' | 'trend';
+  contains?: string;
+}
+
 export interface ThresholdResult {
   /** `metric{tag:value}` as the release profile names it. */
   name: string;
@@ -31,20 +49,40 @@ export interface MergeResult {
   thresholds: ThresholdResult[];
   /** Samples read per runner. */
   samples: Record<string, number>;
+  shares: ShareStats[];
+  /** Every metric's samples over all shares (their tags kept), for the merged report. */
+  union: Map<string, Sample[]>;
+  declared: Map<string, Declared>;
+  /** From the first to the last sample of any share (ms). */
+  durationMs: number;
 }
 
-interface Sample {
+export interface Sample {
   value: number;
   tags: Record<string, string>;
+  /** ms since the epoch; NaN when the line had no time. */
+  time: number;
 }
+
+/**
+ * A share whose first request came this much later than the first share's did not run the same
+ * load at the same time: its segment of the ramp was missed. Runners are resumed together (k6's
+ * REST API), so on one machine they start within a second even when it is busy; 10 s is a hang.
+ */
+export const LATE_START_MS = 10_000;
 
 // k6 exits 99 when thresholds fail: the share is whole, only its own verdict failed, and the merged
 // verdict is judged afresh on the union.
 const THRESHOLDS_FAILED_EXIT = 99;
 
 /** Parses one runner's output; `truncated` when its last line is cut (a runner killed mid-write). */
-export function parseK6Json(text: string): { points: Map<string, Sample[]>; truncated: boolean } {
+export function parseK6Json(text: string): {
+  points: Map<string, Sample[]>;
+  truncated: boolean;
+  declared: Map<string, Declared>;
+} {
   const points = new Map<string, Sample[]>();
+  const declared = new Map<string, Declared>();
   let truncated = false;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -57,7 +95,19 @@ export function parseK6Json(text: string): { points: Map<string, Sample[]>; trun
       truncated = true;
       continue;
     }
-    const e = entry as { type?: string; metric?: string; data?: { value?: unknown; tags?: unknown } };
+    const e = entry as {
+      type?: string;
+      metric?: string;
+      data?: { value?: unknown; tags?: unknown; time?: unknown; type?: unknown; contains?: unknown };
+    };
+    if (e.type === 'Metric' && typeof e.metric === 'string' && typeof e.data?.type === 'string') {
+      const contains = typeof e.data.contains === 'string' ? e.data.contains : undefined;
+      declared.set(e.metric, {
+        type: e.data.type as Declared['type'],
+        ...(contains && contains !== 'default' ? { contains } : {}),
+      });
+      continue;
+    }
     if (e.type !== 'Point' || typeof e.metric !== 'string' || typeof e.data?.value !== 'number') continue;
     const tags = (e.data.tags ?? {}) as Record<string, string>;
     let list = points.get(e.metric);
@@ -65,11 +115,15 @@ export function parseK6Json(text: string): { points: Map<string, Sample[]>; trun
       list = [];
       points.set(e.metric, list);
     }
-    list.push({ value: e.data.value, tags });
+    list.push({
+      value: e.data.value,
+      tags,
+      time: typeof e.data.time === 'string' ? Date.parse(e.data.time) : Number.NaN,
+    });
   }
   // A whole output ends with a newline; a runner killed mid-line leaves none.
   if (text.length > 0 && !text.endsWith('\n')) truncated = true;
-  return { points, truncated };
+  return { points, truncated, declared };
 }
 
 /** `http_req_duration{endpoint:customers}` -> metric and tag filter. */
@@ -93,7 +147,7 @@ export function percentile(sorted: number[], p: number): number {
   return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (rank - lo);
 }
 
-function aggregate(agg: string, values: number[]): number {
+function aggregate(agg: string, values: number[], kind?: Declared['type']): number {
   const pm = /^p\((\d+(?:\.\d+)?)\)$/.exec(agg);
   if (pm)
     return percentile(
@@ -102,7 +156,8 @@ function aggregate(agg: string, values: number[]): number {
     );
   switch (agg) {
     case 'count':
-      return values.length;
+      // A counter's count is the sum of what was added (counter.add(5) counts 5); a trend's, its samples.
+      return kind === 'counter' ? values.reduce((a, b) => a + b, 0) : values.length;
     case 'rate':
       return values.filter((v) => v !== 0).length / values.length;
     case 'avg':
@@ -142,11 +197,20 @@ function compare(value: number, op: string, limit: number): boolean {
 }
 
 /** Judges `p(95)<800` on values; a threshold with no sample cannot pass (it proved nothing). */
-export function judge(expression: string, values: number[]): { value: number | null; ok: boolean } {
+export function judge(
+  expression: string,
+  values: number[],
+  kind?: Declared['type'],
+): { value: number | null; ok: boolean } {
   const m = /^\s*(\w+(?:\([\d.]+\))?)\s*(<=|>=|===|==|!=|<|>)\s*(-?[\d.]+)\s*$/.exec(expression);
   if (!m) throw new Error(`unreadable threshold ${expression}`);
-  if (values.length === 0) return { value: null, ok: false };
-  const value = aggregate(m[1] as string, values);
+  // A counter that never moved counts 0, as k6 says (count==0 thresholds hold); any other
+  // aggregate of no sample proved nothing, so it cannot pass.
+  if (values.length === 0) {
+    if (m[1] !== 'count') return { value: null, ok: false };
+    return { value: 0, ok: compare(0, m[2] as string, Number(m[3])) };
+  }
+  const value = aggregate(m[1] as string, values, kind);
   return { value, ok: compare(value, m[2] as string, Number(m[3])) };
 }
 
@@ -154,40 +218,86 @@ export function judge(expression: string, values: number[]): { value: number | n
  * Merges the runners' shares and judges every threshold on the union. Any share that is missing,
  * cut or from a process that did not end cleanly makes the verdict "incomplete", never "passed".
  */
-export function mergeRunners(runners: RunnerOutput[], thresholds: Record<string, string[]>): MergeResult {
+export function mergeRunners(
+  runners: RunnerOutput[],
+  thresholds: Record<string, string[]>,
+  options: { lateStartMs?: number } = {},
+): MergeResult {
   const union = new Map<string, Sample[]>();
+  const declared = new Map<string, Declared>();
   const incomplete: string[] = [];
   const samples: Record<string, number> = {};
+  const shares: ShareStats[] = [];
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
   for (const r of runners) {
-    const { points, truncated } = parseK6Json(r.text);
+    const parsed = parseK6Json(r.text);
+    for (const [metric, d] of parsed.declared) declared.set(metric, d);
     let n = 0;
-    for (const [metric, list] of points) {
+    for (const [metric, list] of parsed.points) {
       n += list.length;
       const into = union.get(metric) ?? [];
-      for (const s of list) into.push(s);
+      for (const s of list) {
+        into.push(s);
+        if (s.time < first) first = s.time;
+        if (s.time > last) last = s.time;
+      }
       union.set(metric, into);
     }
+    const requests = parsed.points.get('http_reqs') ?? [];
+    // A loop, not Math.min(...): a long run has more requests than a call has arguments.
+    let firstRequestAt = Number.POSITIVE_INFINITY;
+    for (const s of requests) if (s.time < firstRequestAt) firstRequestAt = s.time;
     samples[r.name] = n;
+    shares.push({
+      name: r.name,
+      segment: r.segment,
+      exitCode: r.exitCode,
+      samples: n,
+      requests: requests.length,
+      firstRequestAt: Number.isFinite(firstRequestAt) ? firstRequestAt : null,
+    });
     const share = `${r.name} (segment ${r.segment})`;
     if (r.exitCode === null) incomplete.push(`${share}: the process did not end (killed or lost)`);
     else if (r.exitCode !== 0 && r.exitCode !== THRESHOLDS_FAILED_EXIT)
       incomplete.push(`${share}: k6 exited ${r.exitCode}`);
-    if (truncated) incomplete.push(`${share}: its output is truncated`);
+    if (parsed.truncated) incomplete.push(`${share}: its output is truncated`);
     if (n === 0) incomplete.push(`${share}: it wrote no samples`);
+  }
+  // A share that started late missed its part of the shared ramp: the union is not the run planned.
+  const starts = shares.map((s) => s.firstRequestAt).filter((t): t is number => t !== null);
+  const earliest = Math.min(...starts);
+  const late = options.lateStartMs ?? LATE_START_MS;
+  for (const s of shares) {
+    if (s.firstRequestAt !== null && s.firstRequestAt - earliest > late) {
+      incomplete.push(
+        `${s.name} (segment ${s.segment}): it started ${((s.firstRequestAt - earliest) / 1000).toFixed(1)} s after the first runner`,
+      );
+    }
   }
   const results: ThresholdResult[] = [];
   for (const [name, expressions] of Object.entries(thresholds)) {
-    const { metric, tags } = parseThresholdName(name);
-    const values = (union.get(metric) ?? [])
-      .filter((s) => Object.entries(tags).every(([k, v]) => s.tags[k] === v))
-      .map((s) => s.value);
+    const values = valuesOf(union, name);
+    const kind = declared.get(parseThresholdName(name).metric)?.type;
     for (const expression of expressions) {
-      results.push({ name, expression, ...judge(expression, values) });
+      results.push({ name, expression, ...judge(expression, values, kind) });
     }
   }
   const verdict: MergedVerdict =
     incomplete.length > 0 ? 'incomplete' : results.every((t) => t.ok) ? 'passed' : 'failed';
-  return { verdict, incomplete, thresholds: results, samples };
+  const durationMs = Number.isFinite(last - first) ? last - first : 0;
+  return { verdict, incomplete, thresholds: results, samples, shares, union, declared, durationMs };
+}
+
+/** The values of `metric{tag:value,...}` in the union: the samples carrying every tag asked for. */
+export function valuesOf(union: Map<string, Sample[]>, name: string): number[] {
+  const { metric, tags } = parseThresholdName(name);
+  const wanted = Object.entries(tags);
+  const values: number[] = [];
+  for (const s of union.get(metric) ?? []) {
+    if (wanted.every(([k, v]) => s.tags[k] === v)) values.push(s.value);
+  }
+  return values;
 }
 
 /** The consecutive execution segments of N runners and the sequence all of them share. */

@@ -21,6 +21,15 @@ const CLIENTS = new Map<string, { secret: string; userId: string }>([
   [DEFAULT_CREDENTIALS.clientId, { secret: DEFAULT_CREDENTIALS.clientSecret, userId: DEFAULT_USER_ID }],
 ]);
 
+/** A client of the server: the default one, or one the options add (each its own limiter bucket). */
+function clientOf(
+  options: RequestContext['state']['options'],
+  id: string,
+): { secret: string; userId: string } | undefined {
+  const extra = options.extraClients.find((c) => c.clientId === id);
+  return CLIENTS.get(id) ?? (extra ? { secret: extra.clientSecret, userId: DEFAULT_USER_ID } : undefined);
+}
+
 const invalidClient = () =>
   new ApiError(401, 'INVALID_CLIENT', 'client_id and client_secret do not match a known client');
 
@@ -59,9 +68,15 @@ export const createToken: Handler = async (ctx) => {
     const fallback = CLIENTS.get(DEFAULT_CREDENTIALS.clientId);
     // Faults: an unknown client_id, or a body naming no client at all, passes as the default client.
     const unknownAccepted =
-      (faults.has('token-unknown-client-accepted') && typeof id === 'string' && !CLIENTS.has(id)) ||
+      (faults.has('token-unknown-client-accepted') &&
+        typeof id === 'string' &&
+        !clientOf(state.options, id)) ||
       (faults.has('token-empty-body-accepted') && id === undefined && secret === undefined);
-    const client = unknownAccepted ? fallback : typeof id === 'string' ? CLIENTS.get(id) : undefined;
+    const client = unknownAccepted
+      ? fallback
+      : typeof id === 'string'
+        ? clientOf(state.options, id)
+        : undefined;
     const secretOk =
       unknownAccepted ||
       (typeof secret === 'string' &&
@@ -91,7 +106,7 @@ export const createToken: Handler = async (ctx) => {
     expires_in: state.tokenTtlSeconds,
   };
   if (faults.has('token-answer-echoes-client-secret')) {
-    answer.client = { client_id: clientId, client_secret: CLIENTS.get(clientId)?.secret };
+    answer.client = { client_id: clientId, client_secret: clientOf(state.options, clientId)?.secret };
   }
   if (state.options.extraFields) {
     answer.scope = 'profile users';

@@ -93,3 +93,37 @@ describe('merging runners judges thresholds on the union of samples', () => {
     expect(() => executionSegments(0)).toThrow();
   });
 });
+
+describe('late starts and counters that never moved', () => {
+  const timed = (name: string, at: string) => ({
+    name,
+    segment: '0:1',
+    exitCode: 0,
+    text: `${JSON.stringify({ type: 'Point', metric: 'http_reqs', data: { time: at, value: 1, tags: {} } })}\n`,
+  });
+  it("a share whose first request came over 10 s after the first share's is incomplete, named", () => {
+    const th = { http_reqs: ['count>0'] };
+    const together = mergeRunners(
+      [timed('a', '2026-11-28T10:00:00Z'), timed('b', '2026-11-28T10:00:04Z')],
+      th,
+    );
+    expect(together.verdict).toBe('passed');
+    const late = mergeRunners([timed('a', '2026-11-28T10:00:00Z'), timed('b', '2026-11-28T10:00:15Z')], th);
+    expect(late.verdict).toBe('incomplete');
+    expect(late.incomplete).toEqual(['b (segment 0:1): it started 15.0 s after the first runner']);
+  });
+  it('count thresholds of a metric no runner moved are judged on 0, as k6 does; others cannot pass', () => {
+    expect(judge('count==0', [])).toEqual({ value: 0, ok: true });
+    expect(judge('count>0', [])).toEqual({ value: 0, ok: false });
+    expect(judge('rate<0.01', [])).toEqual({ value: null, ok: false });
+  });
+});
+
+it("a counter's count is the sum of what was added, a trend's the number of samples", () => {
+  expect(judge('count==7', [5, 2], 'counter').value).toBe(7);
+  expect(judge('count==2', [5, 2], 'trend').ok).toBe(true);
+  const text = `${JSON.stringify({ type: 'Metric', metric: 'sent', data: { type: 'counter' } })}\n${JSON.stringify({ type: 'Point', metric: 'sent', data: { value: 5, tags: {} } })}\n`;
+  expect(
+    mergeRunners([{ name: 'a', segment: '0:1', exitCode: 0, text }], { sent: ['count==5'] }).verdict,
+  ).toBe('passed');
+});
