@@ -43,6 +43,10 @@ export interface HandedOver {
   diagnosis?: { petstoreUnavailable?: string };
   /** --verbose: check failures keep their stack frames (debugging the suite itself). */
   verbose?: boolean;
+  /** What the run was asked to select (`--check PAG-*`), as the reports name it. */
+  selection?: string;
+  /** --baseline FILE: the results file to compare with, in place of the last complete run. */
+  baseline?: string;
 }
 
 declare module 'vitest' {

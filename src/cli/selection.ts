@@ -1,0 +1,94 @@
+// Which checks a conformance run was asked for beyond areas: --check ids (with * and ? globs),
+// --rule ids, and --last-failed (the failed checks of the target's last complete run). Checks are
+// selected by their id, the first word of their test's name (check() in src/checks/define.ts); the
+// invariants (INV-*) are no tests but verdicts over every answer of the run, so selecting one runs
+// every check. A selection's reports go to <reports>/filtered/, never over the full run's.
+import { invariantChecks } from '../checks/invariants.ts';
+import type { TargetConfig } from '../config/index.ts';
+import { comparisonPointPath } from '../report/comparison-point.ts';
+import { readPrevious } from '../report/history.ts';
+
+export const FILTERED_FOLDER = 'filtered';
+
+export interface CheckSelection {
+  /** Catalogue rule ids (--rule). */
+  rules: string[];
+  /** Check ids or globs (--check, and --rule given a check id), upper case. */
+  checks: string[];
+  /** The invariants the check patterns name (filled by checkNamePattern). */
+  invariants: string[];
+  /** The checks --last-failed takes from the last complete run. */
+  lastFailed?: string[];
+}
+
+const ID_PATTERN = /^[A-Za-z0-9*?_.-]+$/;
+
+/** Why a --check value cannot name a check, or undefined. */
+export function checkPatternProblem(given: string): string | undefined {
+  if (ID_PATTERN.test(given) && /[A-Za-z0-9]/.test(given)) return undefined;
+  return `--check "${given}" is no check id: letters, digits, -, _ and . with * or ? as wildcards (PAG-BEYOND-*)`;
+}
+
+function escaped(text: string): string {
+  return text.replace(/[.+^${}()|[\]\\-]/g, '\\$&');
+}
+
+/** A check id or glob as a regular expression of one word: * any run of characters, ? one. */
+function globSource(glob: string): string {
+  return glob
+    .split('')
+    .map((c) => (c === '*' ? '\\S*' : c === '?' ? '\\S' : escaped(c)))
+    .join('');
+}
+
+export function matchesCheck(glob: string, id: string): boolean {
+  return new RegExp(`^${globSource(glob)}$`, 'i').test(id);
+}
+
+/**
+ * vitest's test-name pattern for the selected checks: a test's full name is its suite names and its
+ * own, joined by spaces, and its own name starts with its check id. Undefined when the selection
+ * names no check, or names an invariant (which judges every answer of the run: every check runs).
+ */
+export function checkNamePattern(selection: CheckSelection): RegExp | undefined {
+  const globs = [...selection.checks, ...(selection.lastFailed ?? [])];
+  if (globs.length === 0) return undefined;
+  const invariants = invariantChecks().map((c) => c.id);
+  selection.invariants = invariants.filter((id) => globs.some((g) => matchesCheck(g, id)));
+  if (selection.invariants.length) return undefined;
+  return new RegExp(`(?:^| )(?:${globs.map(globSource).join('|')})(?: |$)`, 'i');
+}
+
+/** The selection in the words of the command line, as the reports name it; undefined for none. */
+export function selectionText(selection: CheckSelection): string | undefined {
+  const words = [
+    ...selection.rules.map((id) => `--rule ${id}`),
+    ...selection.checks.map((id) => `--check ${id}`),
+    ...(selection.lastFailed ? [`--last-failed (${selection.lastFailed.join(', ')})`] : []),
+  ];
+  return words.length ? words.join(' ') : undefined;
+}
+
+export type LastFailed = { checks: string[]; of: string; none: string } | { problem: string };
+
+/** The failed checks of the last complete run against `target` (its comparison point). */
+export async function lastFailedChecks(dir: string, target: TargetConfig): Promise<LastFailed> {
+  const path = comparisonPointPath(dir, {
+    name: target.target,
+    apiBaseUrl: target.apiBaseUrl,
+    petstoreBaseUrl: target.petstoreBaseUrl,
+  });
+  const read = await readPrevious(path);
+  if (read.unreadable) return { problem: `--last-failed: ${path} ${read.unreadable}` };
+  if (!read.previous) {
+    return {
+      problem: `--last-failed: no complete run of the ${target.target} target in ${dir} to take the failures from (${path}); run npm run conformance first`,
+    };
+  }
+  // Kept there only when complete; a planted file is held to that too.
+  const incomplete = read.previous.incomplete;
+  if (incomplete) return { problem: `--last-failed: ${path} is no complete run (${incomplete})` };
+  const failed = read.previous.checks.filter((c) => c.status === 'failed').map((c) => c.id);
+  const of = `the last complete run (${read.previous.startedAt})`;
+  return { checks: [...new Set(failed)], of, none: `${of} has no failed check` };
+}
