@@ -45,6 +45,8 @@ export interface HandedOver {
   verbose?: boolean;
   /** What the run was asked to select (`--check PAG-*`), as the reports name it. */
   selection?: string;
+  /** The check ids and globs selected by id: only the invariants among them are reported. */
+  selectedChecks?: string[];
   /** --baseline FILE: the results file to compare with, in place of the last complete run. */
   baseline?: string;
 }

@@ -22,6 +22,7 @@ import { settleColor } from './color.ts';
 import { exitAfterOutput } from './exit.ts';
 import {
   type CheckSelection,
+  checkGlobs,
   checkNamePattern,
   checkPatternProblem,
   FILTERED_FOLDER,
@@ -148,7 +149,13 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (args['last-failed']) {
-    const last = await lastFailedChecks(reportsDir(), resolveTarget(loaded.settings));
+    // The embedded server is one target whatever its port (comparison-point.ts): no need to start it.
+    const s = loaded.settings;
+    const target =
+      s.target === 'local'
+        ? { name: s.target, apiBaseUrl: '', petstoreBaseUrl: '' }
+        : { name: s.target, apiBaseUrl: s.apiBaseUrl ?? '', petstoreBaseUrl: s.petstoreBaseUrl ?? '' };
+    const last = await lastFailedChecks(reportsDir(), target);
     if ('problem' in last) fail(last.problem);
     if (last.checks.length === 0) {
       process.stdout.write(`conformance: ${last.none}: nothing to run again\n`);
@@ -158,6 +165,12 @@ async function main(): Promise<void> {
       `conformance: running again the ${last.checks.length} failed check${last.checks.length === 1 ? '' : 's'} of ${last.of}\n`,
     );
     selection.lastFailed = last.checks;
+    if (last.sources.length) {
+      process.stderr.write(
+        `conformance: and ${last.sources.join(', ')}, whose answers the failed invariants judged\n`,
+      );
+      selection.checks.push(...last.sources);
+    }
   }
   if (args.baseline !== undefined) {
     const read = await readPrevious(args.baseline);
@@ -181,6 +194,10 @@ async function main(): Promise<void> {
     settings: loaded.settings,
     ...(args.verbose ? { verbose: true } : {}),
     ...(described ? { selection: described } : {}),
+    // Selected by id alone (no --rule, whose invariants are asked for with it).
+    ...(checkGlobs(selection).length && !selection.rules.length
+      ? { selectedChecks: checkGlobs(selection) }
+      : {}),
     ...(args.baseline !== undefined ? { baseline: args.baseline } : {}),
   };
   if (loaded.settings.target !== 'local') {

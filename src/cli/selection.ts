@@ -4,9 +4,10 @@
 // invariants (INV-*) are no tests but verdicts over every answer of the run, so selecting one runs
 // every check. A selection's reports go to <reports>/filtered/, never over the full run's.
 import { invariantChecks } from '../checks/invariants.ts';
-import type { TargetConfig } from '../config/index.ts';
+import type { TargetName } from '../config/index.ts';
 import { comparisonPointPath } from '../report/comparison-point.ts';
 import { readPrevious } from '../report/history.ts';
+import { globSource, matchesCheck } from '../runner/check-globs.ts';
 
 export const FILTERED_FOLDER = 'filtered';
 
@@ -29,34 +30,26 @@ export function checkPatternProblem(given: string): string | undefined {
   return `--check "${given}" is no check id: letters, digits, -, _ and . with * or ? as wildcards (PAG-BEYOND-*)`;
 }
 
-function escaped(text: string): string {
-  return text.replace(/[.+^${}()|[\]\\-]/g, '\\$&');
-}
-
-/** A check id or glob as a regular expression of one word: * any run of characters, ? one. */
-function globSource(glob: string): string {
-  return glob
-    .split('')
-    .map((c) => (c === '*' ? '\\S*' : c === '?' ? '\\S' : escaped(c)))
-    .join('');
-}
-
-export function matchesCheck(glob: string, id: string): boolean {
-  return new RegExp(`^${globSource(glob)}$`, 'i').test(id);
-}
-
 /**
  * vitest's test-name pattern for the selected checks: a test's full name is its suite names and its
  * own, joined by spaces, and its own name starts with its check id. Undefined when the selection
  * names no check, or names an invariant (which judges every answer of the run: every check runs).
  */
 export function checkNamePattern(selection: CheckSelection): RegExp | undefined {
-  const globs = [...selection.checks, ...(selection.lastFailed ?? [])];
+  const globs = checkGlobs(selection);
   if (globs.length === 0) return undefined;
   const invariants = invariantChecks().map((c) => c.id);
   selection.invariants = invariants.filter((id) => globs.some((g) => matchesCheck(g, id)));
-  if (selection.invariants.length) return undefined;
-  return new RegExp(`(?:^| )(?:${globs.map(globSource).join('|')})(?: |$)`, 'i');
+  // An invariant is no test: the checks whose answers it judged are selected beside it (--last-failed
+  // finds them); an invariant alone judges every answer, so every check runs.
+  const tests = globs.filter((g) => !/^INV-/i.test(g));
+  if (tests.length === 0) return undefined;
+  return new RegExp(`(?:^| )(?:${tests.map(globSource).join('|')})(?: |$)`, 'i');
+}
+
+/** The check globs of a selection (--check, --rule given a check id, --last-failed). */
+export function checkGlobs(selection: CheckSelection): string[] {
+  return [...selection.checks, ...(selection.lastFailed ?? [])];
 }
 
 /** The selection in the words of the command line, as the reports name it; undefined for none. */
@@ -69,26 +62,50 @@ export function selectionText(selection: CheckSelection): string | undefined {
   return words.length ? words.join(' ') : undefined;
 }
 
-export type LastFailed = { checks: string[]; of: string; none: string } | { problem: string };
+export type LastFailed =
+  | {
+      checks: string[];
+      /** The checks whose answers broke a failed invariant: run again for it to judge them. */
+      sources: string[];
+      of: string;
+      none: string;
+    }
+  | { problem: string };
 
 /** The failed checks of the last complete run against `target` (its comparison point). */
-export async function lastFailedChecks(dir: string, target: TargetConfig): Promise<LastFailed> {
-  const path = comparisonPointPath(dir, {
-    name: target.target,
-    apiBaseUrl: target.apiBaseUrl,
-    petstoreBaseUrl: target.petstoreBaseUrl,
-  });
+export async function lastFailedChecks(
+  dir: string,
+  target: { name: TargetName; apiBaseUrl: string; petstoreBaseUrl: string },
+): Promise<LastFailed> {
+  const path = comparisonPointPath(dir, target);
   const read = await readPrevious(path);
   if (read.unreadable) return { problem: `--last-failed: ${path} ${read.unreadable}` };
   if (!read.previous) {
     return {
-      problem: `--last-failed: no complete run of the ${target.target} target in ${dir} to take the failures from (${path}); run npm run conformance first`,
+      problem: `--last-failed: no complete run of the ${target.name} target in ${dir} to take the failures from (${path}); run npm run conformance first`,
     };
   }
   // Kept there only when complete; a planted file is held to that too.
   const incomplete = read.previous.incomplete;
   if (incomplete) return { problem: `--last-failed: ${path} is no complete run (${incomplete})` };
-  const failed = read.previous.checks.filter((c) => c.status === 'failed').map((c) => c.id);
+  const checks = read.previous.checks;
+  const failed = checks.filter((c) => c.status === 'failed');
+  // A failed invariant's exchanges are those of the checks that made them (the same request at the
+  // same moment): those checks run again, so it judges the same answers.
+  const invariants = new Set(invariantChecks().map((c) => c.id));
+  const key = (e: { method: string; url: string; startedAt: string }) =>
+    `${e.method} ${e.url} ${e.startedAt}`;
+  const breaches = new Set(
+    failed.filter((c) => invariants.has(c.id)).flatMap((c) => (c.exchanges ?? []).map(key)),
+  );
+  const sources = checks
+    .filter((c) => !invariants.has(c.id) && (c.exchanges ?? []).some((e) => breaches.has(key(e))))
+    .map((c) => c.id);
   const of = `the last complete run (${read.previous.startedAt})`;
-  return { checks: [...new Set(failed)], of, none: `${of} has no failed check` };
+  return {
+    checks: [...new Set(failed.map((c) => c.id))],
+    sources: [...new Set(sources)].filter((id) => !failed.some((c) => c.id === id)),
+    of,
+    none: `${of} has no failed check`,
+  };
 }

@@ -17,6 +17,7 @@ import { invariantResults } from '../checks/invariants.ts';
 import type { HandedOver, TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
+import { matchesCheck } from '../runner/check-globs.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
 import { renderConsoleTable } from './console-table.ts';
 import { interruptedBy, interruptionProblem, SIGNAL_EXIT_CODES } from './interruption.ts';
@@ -158,7 +159,12 @@ export default class ConformanceReporter implements Reporter {
       }
       // Rules of every answer of a kind, judged once over the exchanges of every check (issue 24).
       if (this.options.invariants !== false) {
-        collected.checks.push(...invariantResults(collected.checks, info, info.strict, collected.filtered));
+        const judged = invariantResults(collected.checks, info, info.strict, collected.filtered);
+        // Checks selected by id (--check, --last-failed): only the invariants they name.
+        const only = handedOver?.selectedChecks;
+        collected.checks.push(
+          ...(only ? judged.filter((v) => only.some((glob) => matchesCheck(glob, v.id))) : judged),
+        );
       }
       // The configured secrets and the tokens the run's clients learned (they reach this thread
       // from the workers, learned-secrets.ts): a target may echo a token into any check.
