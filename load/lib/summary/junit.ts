@@ -28,7 +28,9 @@ function cases(report: LoadReport): Case[] {
       ...(c.fails ? { failure: `${c.fails} of ${c.passes + c.fails} failed` } : {}),
     })),
     // A run that proved nothing, or was stopped, must not read as green in CI.
-    ...(report.verdict === 'inconclusive' || report.verdict === 'interrupted'
+    ...(report.verdict === 'inconclusive' ||
+    report.verdict === 'interrupted' ||
+    report.verdict === 'did not run'
       ? [
           {
             classname: `${prefix}.run`,

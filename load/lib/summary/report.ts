@@ -31,8 +31,10 @@ export interface ThresholdResult {
  * passed: every threshold and verdict held and the rule was put to the test. failed: one did not.
  * inconclusive: nothing failed, but the run could not put its rule to the test (exit 3 from the
  * npm scripts). interrupted: stopped by a signal before the end (exit 130/143), whatever was seen.
+ * did not run: the launcher or k6 refused before any request (the reason says why); written by the
+ * launcher so that the last run's verdict is never shown as this one's.
  */
-export type RunVerdict = 'passed' | 'failed' | 'inconclusive' | 'interrupted';
+export type RunVerdict = 'passed' | 'failed' | 'inconclusive' | 'interrupted' | 'did not run';
 
 export interface LoadReport {
   tool: string;
