@@ -28,7 +28,7 @@ const USAGE =
   `choices where the spec is silent (the first value is the default): ${Object.entries(CHOICES)
     .map(([name, c]) => `${name}=${c.values.join('|')}`)
     .join(', ')}\n` +
-  '  --port N, --host H     where to listen (default: a free port on 127.0.0.1)\n' +
+  '  --port N, --host H     where to listen (default 127.0.0.1:4010; --port 0: a free port)\n' +
   '  --fault NAME           a fault to serve (several allowed; --list-faults names them)\n' +
   '  --rate-limit N|off, --rate-window S, --rate-shape, --rate-refill, --rate-headers\n' +
   '                         the limiter: requests per credential and window, its kind, its headers\n' +
