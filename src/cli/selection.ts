@@ -5,9 +5,9 @@
 // every check. A selection's reports go to <reports>/filtered/, never over the full run's.
 import { invariantChecks } from '../checks/invariants.ts';
 import type { TargetName } from '../config/index.ts';
+import { globSource, matchesCheck } from '../report/check-globs.ts';
 import { comparisonPointPath } from '../report/comparison-point.ts';
 import { readPrevious } from '../report/history.ts';
-import { globSource, matchesCheck } from '../runner/check-globs.ts';
 
 export const FILTERED_FOLDER = 'filtered';
 

@@ -17,7 +17,7 @@ import { invariantResults } from '../checks/invariants.ts';
 import type { HandedOver, TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
-import { matchesCheck } from '../runner/check-globs.ts';
+import { matchesCheck } from './check-globs.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
 import { renderConsoleTable } from './console-table.ts';
 import { interruptedBy, interruptionProblem, SIGNAL_EXIT_CODES } from './interruption.ts';
