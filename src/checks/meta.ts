@@ -49,6 +49,8 @@ export interface HandedOver {
   selectedChecks?: string[];
   /** --baseline FILE: the results file to compare with, in place of the last complete run. */
   baseline?: string;
+  /** The reports folder whose history/ holds the comparison point (a selection reports to filtered/). */
+  historyDir?: string;
 }
 
 declare module 'vitest' {

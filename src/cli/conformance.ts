@@ -179,7 +179,8 @@ async function main(): Promise<void> {
   const described = selectionText(selection);
   // A selection writes its own report set beside the full run's (the reporter, in this process,
   // finds the folder through reportsDir()).
-  if (described) process.env.CONFORMANCE_REPORTS_DIR = join(reportsDir(), FILTERED_FOLDER);
+  const historyDir = reportsDir();
+  if (described) process.env.CONFORMANCE_REPORTS_DIR = join(historyDir, FILTERED_FOLDER);
 
   // The reports must have somewhere to go, and no other run may be writing there: checked before
   // any request, so a run never learns at its end that it cannot report.
@@ -199,6 +200,8 @@ async function main(): Promise<void> {
       ? { selectedChecks: checkGlobs(selection) }
       : {}),
     ...(args.baseline !== undefined ? { baseline: args.baseline } : {}),
+    // Compared with the full run's comparison point, which lives beside the full run's reports.
+    ...(described ? { historyDir } : {}),
   };
   if (loaded.settings.target !== 'local') {
     // Loaded here: the client and the report writers take a while to load, during which a signal

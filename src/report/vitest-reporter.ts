@@ -194,7 +194,10 @@ export default class ConformanceReporter implements Reporter {
         interrupted,
         scrubber,
         (line) => this.print(`\nconformance reporter: ${line}\n`),
-        handedOver?.baseline ? { baseline: handedOver.baseline } : {},
+        {
+          ...(handedOver?.baseline ? { baseline: handedOver.baseline } : {}),
+          ...(handedOver?.historyDir ? { historyDir: handedOver.historyDir } : {}),
+        },
       );
       this.conformanceResults = results;
       this.print(

@@ -60,6 +60,8 @@ export async function rotateReports(dir: string): Promise<void> {
 export interface ReportOptions {
   /** A results file pinned as the comparison point (--baseline FILE), in place of the target's last complete run. */
   baseline?: string;
+  /** The folder whose history/ holds the comparison point, when not `dir` (a selection's reports go to filtered/). */
+  historyDir?: string;
 }
 
 /**
@@ -85,7 +87,7 @@ async function comparisonPoint(
     if (other) note(`the baseline ${options.baseline} ${other}: compared as asked`);
     return { previous: read.previous, pinned: options.baseline };
   }
-  const pointPath = comparisonPointPath(dir, built.target);
+  const pointPath = comparisonPointPath(options.historyDir ?? dir, built.target);
   const point = await readPrevious(pointPath);
   if (point.unreadable) note(`the comparison point ${pointPath} ${point.unreadable}: set aside`);
   if (point.previous && !point.previous.incomplete && !notComparable(point.previous, built)) {
