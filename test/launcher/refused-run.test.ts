@@ -86,6 +86,7 @@ describe('a load run k6 refuses', () => {
     const results = fixtureResults({ areas: [...AREAS] });
     const local = { ...results, target: { ...results.target, name: 'local' as const } };
     writeFileSync(join(reports, 'k6-release.json'), previous);
+    writeFileSync(join(reports, 'k6-release.html'), '<html>previous dashboard</html>');
     await writeReports(reports, local, createSecretFilter([]));
     expect(readFileSync(join(reports, 'index.html'), 'utf8')).toMatch(/data-verdict="passed"/);
     const run = await runLoadCli(['release', '--env', 'RELEASE_VUS=abc'], {
@@ -97,5 +98,8 @@ describe('a load run k6 refuses', () => {
     expect(page).toMatch(/data-script="release" data-verdict="did not run"/);
     expect(page).toMatch(/refusing to run release: .*RELEASE_VUS/);
     expect(page).not.toMatch(/data-verdict="passed"/);
+    // The last run's dashboard stays, but is not linked as this run's.
+    expect(existsSync(join(reports, 'k6-release.html'))).toBe(true);
+    expect(page).not.toContain('href="k6-release.html"');
   }, 120_000);
 });
