@@ -10,7 +10,7 @@ import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
 import type { LoadRunEntry } from './load-run-entry.ts';
 import { failingExchange } from './reproduce.ts';
-import { EXIT_MEANINGS, isAskedSubset } from './results.ts';
+import { EXIT_MEANINGS, isAskedSubset, subsetAreas } from './results.ts';
 import { routeSchemesOf, type schemeText } from './route-schemes.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';
@@ -258,7 +258,7 @@ export function renderHtml(results: ConformanceResults, loadRuns: readonly LoadR
 <body>
 <header class="exit-${results.exitCode}"><h1>${e(verdictOf(results))}</h1>
 <p>Target <strong>${e(t.name)}</strong> · ${e(t.apiBaseUrl)} · ${e(t.petstoreBaseUrl)}</p>
-<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isAskedSubset(results) ? ` · subset run: ${e(results.scope.areas.join(', '))}${results.scope.selection ? ` (${e(results.scope.selection)})` : ''}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
+<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isAskedSubset(results) ? ` · subset run: ${e(subsetAreas(results).join(', '))}${results.scope.selection ? ` (${e(results.scope.selection)})` : ''}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
 <main>
 ${totalsHtml(results)}
 ${problems}

@@ -168,6 +168,12 @@ export function isSubset(results: Pick<ConformanceResults, 'scope'>): boolean {
  * never one that was interrupted (its areas are those loaded before the signal: it says
  * "interrupted", not "subset"), nor one stopped before any check.
  */
+/** The areas a subset run names: with a selection, those it ran checks of (the rest were only loaded). */
+export function subsetAreas(results: Pick<ConformanceResults, 'scope' | 'checks'>): Area[] {
+  if (!results.scope.selection) return results.scope.areas;
+  return results.scope.areas.filter((a) => results.checks.some((c) => c.area === a));
+}
+
 export function isAskedSubset(results: Pick<ConformanceResults, 'scope' | 'exitCode'>): boolean {
   if (results.exitCode >= 128) return results.scope.selection !== undefined;
   return results.scope.areas.length > 0 && isSubset(results);

@@ -10,7 +10,7 @@ import {
 } from '../../common/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
-import { EXIT_MEANINGS, isAskedSubset } from './results.ts';
+import { EXIT_MEANINGS, isAskedSubset, subsetAreas } from './results.ts';
 import { routeSchemesOf, schemeText } from './route-schemes.ts';
 import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';
@@ -87,7 +87,7 @@ export function renderSummary(results: ConformanceResults): string {
       : results.scope.filtered
         ? '; filters left some of their checks out'
         : '';
-    out.push('', `Subset run: areas ${results.scope.areas.join(', ')}${left}.`);
+    out.push('', `Subset run: areas ${subsetAreas(results).join(', ')}${left}.`);
   }
   out.push(
     '',
