@@ -10,7 +10,6 @@ import { terminalText } from '../../common/safe-text.ts';
 import type { HandedOver } from '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
 import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
-import { readPrevious } from '../report/history.ts';
 import { reportsDir } from '../report/reports-dir.ts';
 import { reportsDirProblem } from '../report/reports-dir-check.ts';
 import { acquireRunLock } from '../report/run-lock.ts';
@@ -173,6 +172,7 @@ async function main(): Promise<void> {
     }
   }
   if (args.baseline !== undefined) {
+    const { readPrevious } = await import('../report/history.ts');
     const read = await readPrevious(args.baseline);
     if (!read.previous) fail(`--baseline ${args.baseline} ${read.unreadable ?? 'does not exist'}`);
   }
@@ -241,7 +241,7 @@ async function main(): Promise<void> {
   }
   const tagsFilter = tagsFilterOf({ areas, rules: byId ? [] : selection.rules });
   // Checks are selected by their id, the first word of their test's name.
-  const testNamePattern = checkNamePattern(selection);
+  const testNamePattern = await checkNamePattern(selection);
   if (selection.invariants.length) {
     process.stderr.write(
       `conformance: ${selection.invariants.join(', ')} judge${selection.invariants.length === 1 ? 's' : ''} every answer of the run: every check runs\n`,

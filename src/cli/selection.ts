@@ -2,12 +2,10 @@
 // --rule ids, and --last-failed (the failed checks of the target's last complete run). Checks are
 // selected by their id, the first word of their test's name (check() in src/checks/define.ts); the
 // invariants (INV-*) are no tests but verdicts over every answer of the run, so selecting one runs
-// every check. A selection's reports go to <reports>/filtered/, never over the full run's.
-import { invariantChecks } from '../checks/invariants.ts';
+// every check. A selection's reports go to <reports>/filtered/, never over the full run's. What
+// needs the invariants or the history is loaded only when asked for (the CLI starts quickly).
 import type { TargetName } from '../config/index.ts';
 import { globSource, matchesCheck } from '../report/check-globs.ts';
-import { comparisonPointPath } from '../report/comparison-point.ts';
-import { readPrevious } from '../report/history.ts';
 
 export const FILTERED_FOLDER = 'filtered';
 
@@ -35,9 +33,11 @@ export function checkPatternProblem(given: string): string | undefined {
  * own, joined by spaces, and its own name starts with its check id. Undefined when the selection
  * names no check, or names an invariant (which judges every answer of the run: every check runs).
  */
-export function checkNamePattern(selection: CheckSelection): RegExp | undefined {
+export async function checkNamePattern(selection: CheckSelection): Promise<RegExp | undefined> {
   const globs = checkGlobs(selection);
   if (globs.length === 0) return undefined;
+  // Loaded only for a selection: the CLI's start (and its one-line refusals) stays quick.
+  const { invariantChecks } = await import('../checks/invariants.ts');
   const invariants = invariantChecks().map((c) => c.id);
   selection.invariants = invariants.filter((id) => globs.some((g) => matchesCheck(g, id)));
   // An invariant is no test: the checks whose answers it judged are selected beside it (--last-failed
@@ -77,6 +77,11 @@ export async function lastFailedChecks(
   dir: string,
   target: { name: TargetName; apiBaseUrl: string; petstoreBaseUrl: string },
 ): Promise<LastFailed> {
+  const [{ comparisonPointPath }, { readPrevious }, { invariantChecks }] = await Promise.all([
+    import('../report/comparison-point.ts'),
+    import('../report/history.ts'),
+    import('../checks/invariants.ts'),
+  ]);
   const path = comparisonPointPath(dir, target);
   const read = await readPrevious(path);
   if (read.unreadable) return { problem: `--last-failed: ${path} ${read.unreadable}` };
