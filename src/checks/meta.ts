@@ -43,6 +43,14 @@ export interface HandedOver {
   diagnosis?: { petstoreUnavailable?: string };
   /** --verbose: check failures keep their stack frames (debugging the suite itself). */
   verbose?: boolean;
+  /** What the run was asked to select (`--check PAG-*`), as the reports name it. */
+  selection?: string;
+  /** The check ids and globs selected by id: only the invariants among them are reported. */
+  selectedChecks?: string[];
+  /** --baseline FILE: the results file to compare with, in place of the last complete run. */
+  baseline?: string;
+  /** The reports folder whose history/ holds the comparison point (a selection reports to filtered/). */
+  historyDir?: string;
 }
 
 declare module 'vitest' {

@@ -17,8 +17,12 @@ const USAGE = `usage: npm run faults [-- --json] [--fault NAME ...] [--slice K/N
   --slice K/N   only the K-th of N parts of the faults and conformant variants (the self-test runs
                 the parts side by side and merges them); a part is not asked to fail every check
   --json        the matrix as JSON
+  -h, --help    this text
+The suites run against reference servers this command starts: no variable of .env is read, and
+no request leaves this machine.
 exit code: 0 every fault caught, every check failed by some fault and every conformant server
-passed, 1 not, 2 bad arguments`;
+passed, 1 not, 2 bad arguments
+docs: docs/conformance.md (the fault matrix), docs/reference-server.md (the faults)`;
 
 async function main(): Promise<void> {
   let values: { json: boolean; fault: string[]; help: boolean; slice?: string };

@@ -29,6 +29,20 @@ export async function collectCoverage(): Promise<Map<string, string[]>> {
   }
 }
 
+/** Every check id of the suites (collected, no request sent) and of the invariants. */
+export async function collectCheckIds(): Promise<string[]> {
+  const vitest = await createVitest('test', { project: ['conformance'], watch: false, reporters: [] });
+  try {
+    const { testModules } = await vitest.collect();
+    const ids = testModules.flatMap((m) =>
+      [...m.children.allTests()].map((t) => (t.name.split(' ')[0] ?? t.name).toUpperCase()),
+    );
+    return [...ids, ...invariantChecks().map((c) => c.id)];
+  } finally {
+    await vitest.close();
+  }
+}
+
 /** A rule that governs routes, and which routes it governs (from the operation's auth and service). */
 interface RouteRule {
   rule: string;

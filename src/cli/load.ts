@@ -40,7 +40,13 @@ import { k6Environment, refusedK6Variables, reportDirFrom } from '../launcher/k6
 import { localServerPlan } from '../launcher/local-server.ts';
 import { planProblem } from '../launcher/plan-check.ts';
 import { petsRefused, targetUnreachable } from '../launcher/preflight.ts';
-import { annotateReport, markInterrupted, readReport, reportVerdict } from '../launcher/run-outcome.ts';
+import {
+  annotateReport,
+  markInterrupted,
+  readReport,
+  reportVerdict,
+  writeDidNotRun,
+} from '../launcher/run-outcome.ts';
 import { LOAD_SCRIPTS } from '../launcher/scripts.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
 import { conformanceBeside, readConformanceResults, refreshConformancePage } from '../report/load-runs.ts';
@@ -48,7 +54,7 @@ import { exitAfterOutput } from './exit.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function fail(message: string): never {
+function failNow(message: string): never {
   process.stderr.write(`load: ${message}\n`);
   process.exit(2);
 }
@@ -58,7 +64,7 @@ async function main(): Promise<void> {
   try {
     args = parseLoadArgs(process.argv.slice(2));
   } catch (error) {
-    if (error instanceof LoadUsageError) fail(error.message);
+    if (error instanceof LoadUsageError) failNow(error.message);
     throw error;
   }
   if (args.help) {
@@ -73,14 +79,25 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const settings = loaded.settings;
+  const startedAt = new Date();
+  // From here the run has a target: a refusal leaves its own "did not run" entry with the reason
+  // (and the conformance page lists it), never the last run's verdict standing as this one's.
+  let entryTarget = {
+    name: settings.target,
+    apiBaseUrl: settings.apiBaseUrl ?? '(the embedded reference server, not started)',
+  };
+  const fail = async (message: string): Promise<never> => {
+    await didNotRun(args.script, entryTarget, message, startedAt, secretValues(settings));
+    return failNow(message);
+  };
   const k6Set = refusedK6Variables(process.env);
   if (k6Set.length > 0) {
-    fail(
+    await fail(
       `refusing to start k6 with ${k6Set.join(', ')} set: k6 reads it, and it would change the run's verdict, its load or what it prints (unset it; the launcher passes k6 only the variables it chooses)`,
     );
   }
   const load = guard(settings, 'load');
-  if (!load.allowed) fail(`refusing to run ${args.script} against ${settings.target}: ${load.reason}`);
+  if (!load.allowed) return fail(`refusing to run ${args.script} against ${settings.target}: ${load.reason}`);
   // Read once, here: the profile and RELEASE_PETS reach k6 through the hand-over (the pet address
   // is withheld when off), never as variables set for it.
   const profile = args.profile ?? (process.env.LOAD_PROFILE?.trim() || undefined);
@@ -88,7 +105,7 @@ async function main(): Promise<void> {
   if (pets) {
     const petstore = guard(settings, 'petstore');
     if (!petstore.allowed) {
-      fail(
+      return fail(
         `refusing to run ${args.script} against ${settings.target}: ${petstore.reason}; set RELEASE_PETS=off`,
       );
     }
@@ -102,20 +119,20 @@ async function main(): Promise<void> {
   // The environment k6 will read: --env values over .env and the environment.
   const planEnv = { ...process.env, ...envArgs(args.k6Args) };
   const problem = planProblem(args.script, planEnv, controlAvailable, profile);
-  if (problem) fail(`refusing to run ${args.script}: ${problem}`);
+  if (problem) return fail(`refusing to run ${args.script}: ${problem}`);
 
   let pool: ClientCredential[] | undefined;
   if (args.runners !== undefined) {
     try {
       pool = readCredentialsPool(process.env, args.runners);
     } catch (error) {
-      if (error instanceof CredentialsPoolError) fail(error.message);
+      if (error instanceof CredentialsPoolError) return fail(error.message);
       throw error;
     }
   }
 
   const k6 = findK6();
-  if (!k6) fail(K6_INSTALL_HINT);
+  if (!k6) return fail(K6_INSTALL_HINT);
 
   let server: RunningReferenceServer | undefined;
   let defaults: Record<string, string> = {};
@@ -124,7 +141,7 @@ async function main(): Promise<void> {
     try {
       plan = localServerPlan(args.script, planEnv, profile);
     } catch (error) {
-      fail(firstLine(error));
+      return fail(firstLine(error));
     }
     // Loaded only for the local target: faker's seeded data is the costly part of starting up.
     const { startReferenceServer } = await import('../reference/index.ts');
@@ -136,11 +153,12 @@ async function main(): Promise<void> {
     process.stderr.write(`load: ${plan.description} at ${server.apiBaseUrl}\n`);
   }
   const config = resolveTarget(settings, server);
+  entryTarget = { name: config.target, apiBaseUrl: config.apiBaseUrl };
 
   const unreachable = await targetUnreachable(config);
   if (unreachable) {
     await server?.close();
-    fail(`${unreachable} (API_BASE_URL of the ${config.target} target)`);
+    return fail(`${unreachable} (API_BASE_URL of the ${config.target} target)`);
   }
   // A pet interface asking for credentials the spec does not show would fail every pet request:
   // its traffic is left out as RELEASE_PETS=off leaves it, and the reports say why (the conformance
@@ -156,7 +174,7 @@ async function main(): Promise<void> {
     mkdirSync(reportDir, { recursive: true });
   } catch (error) {
     await server?.close();
-    fail(`cannot create the report directory ${reportDir}: ${firstLine(error)}`);
+    failNow(`cannot create the report directory ${reportDir}: ${firstLine(error)}`);
   }
 
   if (args.runners !== undefined) {
@@ -174,9 +192,9 @@ async function main(): Promise<void> {
       pool,
       secrets,
       log: (line) => process.stderr.write(`load: ${line}\n`),
-    }).catch(async (error: unknown) => {
+    }).catch(async (error: unknown): Promise<never> => {
       await server?.close();
-      fail(firstLine(error));
+      return fail(firstLine(error));
     });
     await server?.close();
     try {
@@ -213,7 +231,6 @@ async function main(): Promise<void> {
   }
   // Its own process group: a terminal's Ctrl+C reaches only this process, which passes exactly one
   // SIGINT on (two would make k6 skip its summary); a second Ctrl+C, a second later, ends k6 at once.
-  const startedAt = new Date();
   const k6Args = [...k6RunOptions(args.k6Args, quiet), ...args.k6Args];
   const child = spawn(k6, ['run', ...k6Args, `${REPO_ROOT}${script.file}`], {
     env,
@@ -270,6 +287,17 @@ async function main(): Promise<void> {
       process.stderr.write(`load: cannot add the dashboard link to the reports: ${firstLine(error)}\n`);
     }
   }
+  if (!report && stopped === undefined && code !== 0 && code !== 99) {
+    // k6 refused its arguments or its script before any summary (exit 255, 104, 107...).
+    const refused = loadExit(code, signal).message ?? `k6 exited with code ${code}`;
+    await didNotRun(
+      args.script,
+      target,
+      `${refused}, before the run started (see k6's lines above)`,
+      startedAt,
+      secretValues(config),
+    );
+  }
   const exit = loadExit(code, signal, {
     verdict: reportVerdict(report),
     verdictReason: report?.verdictReason,
@@ -277,6 +305,32 @@ async function main(): Promise<void> {
   });
   if (exit.message) process.stderr.write(`load: ${exit.message}\n`);
   await exitAfterOutput(exit.code);
+}
+
+/**
+ * A run that never started: its "did not run" entry in the reports folder (run-outcome.ts), and the
+ * conformance page of its target rendered again to list it. Never stops the refusal it records.
+ */
+async function didNotRun(
+  script: string,
+  target: LoadReport['target'],
+  reason: string,
+  startedAt: Date,
+  secrets: readonly string[],
+): Promise<void> {
+  const reportDir = reportDirFrom(process.env);
+  const filter = createSecretFilter(secrets);
+  try {
+    mkdirSync(reportDir, { recursive: true });
+    writeDidNotRun(reportDir, script, target, filter.text(reason), startedAt);
+    if (await refreshConformancePage(reportDir, target, filter)) {
+      process.stderr.write(
+        `load: listed as "did not run" in the conformance report ${reportDir}/index.html\n`,
+      );
+    }
+  } catch (error) {
+    process.stderr.write(`load: cannot write the "did not run" entry in ${reportDir}: ${firstLine(error)}\n`);
+  }
 }
 
 /**
@@ -309,4 +363,4 @@ async function besideTheRun(
   return annotated;
 }
 
-main().catch((error: unknown) => fail(firstLine(error)));
+main().catch((error: unknown) => failNow(firstLine(error)));

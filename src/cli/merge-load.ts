@@ -11,9 +11,23 @@ import { mergeRunnerDirs } from '../launcher/merge/read-dirs.ts';
 import { mergedReport } from '../launcher/merge/report.ts';
 import { writeMergedReport } from '../launcher/split-release.ts';
 
-const dirs = process.argv.slice(2).filter((a) => a !== '--');
+const USAGE = `usage: npm run merge:load -- DIR... (one directory per runner)
+  DIR         a runner's folder: its runner.json and samples.jsonl, as each load runner left them
+  -h, --help  this text
+It reads no variable and sends no request: it merges what the runners measured into one verdict
+per threshold.
+exit codes: 0 passed, 1 failed, 2 usage, 3 incomplete (a share missing, cut, or from a runner that
+  did not end cleanly: never passed)
+docs: docs/load.md (One verdict over many runners)`;
+
+const args = process.argv.slice(2).filter((a) => a !== '--');
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const dirs = args;
 if (dirs.length === 0) {
-  process.stderr.write('usage: npm run merge:load -- DIR... (one directory per runner)\n');
+  process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
 const started = performance.now();

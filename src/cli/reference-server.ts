@@ -27,7 +27,21 @@ const USAGE =
   `[--choice NAME=VALUE ...] [--control] [--flag-window S] [--flag-change S] | --list-faults [--markdown] | --list-choices [--markdown]\n` +
   `choices where the spec is silent (the first value is the default): ${Object.entries(CHOICES)
     .map(([name, c]) => `${name}=${c.values.join('|')}`)
-    .join(', ')}`;
+    .join(', ')}\n` +
+  '  --port N, --host H     where to listen (default 127.0.0.1:4010; --port 0: a free port)\n' +
+  '  --fault NAME           a fault to serve (several allowed; --list-faults names them)\n' +
+  '  --rate-limit N|off, --rate-window S, --rate-shape, --rate-refill, --rate-headers\n' +
+  '                         the limiter: requests per credential and window, its kind, its headers\n' +
+  '  --token-ttl S, --session-expired-status N, --latency MS, --extra-fields, --choice NAME=VALUE\n' +
+  '                         token lifetime, open choices of the spec, a slower or richer server\n' +
+  '  --control              the control API the suite uses against it (REFERENCE_CONTROL_URL)\n' +
+  '  --flag-window S, --flag-change S   the flag cache window and when flags change\n' +
+  '  --list-faults, --list-choices [--markdown]   the faults and choices, as text or Markdown\n' +
+  'It reads no variable: it prints API_BASE_URL, PETSTORE_BASE_URL, REFERENCE_CONTROL_URL and the\n' +
+  'demo credentials to set for a run against it.\n' +
+  'exit codes: 0 stopped by Ctrl+C or SIGTERM, 1 it could not close cleanly, 2 bad arguments or it\n' +
+  'could not start (the port taken)\n' +
+  'docs: docs/reference-server.md';
 
 class UsageError extends Error {}
 

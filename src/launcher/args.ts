@@ -12,7 +12,20 @@ export const LOAD_USAGE = `usage: npm run load:<rate-limit|flag-cache|release> [
                   reports/k6-<script>.html is written either way)
   anything else   passed to \`k6 run\` as it is (e.g. --env RATE_BUDGET=90s, --quiet);
                   after a second \`--\`, everything is passed to k6 unread
-Target and credentials come from .env and the environment (docs/load.md), never from --env.`;
+Target and credentials come from .env and the environment (docs/load.md), never from --env.
+
+variables (.env or the environment; docs/configuration.md lists them all):
+  CONFORMANCE_TARGET, API_BASE_URL, PETSTORE_BASE_URL, CLIENT_ID, CLIENT_SECRET, API_KEY_ID,
+  API_KEY_SECRET            the target and its credentials (local: the embedded reference server)
+  ALLOW_PRODUCTION_WRITES   yes lets a load run reach production; anything else refuses it
+  LOAD_PROFILE              the profile when --profile is not given
+  K6_REPORT_DIR             folder of the reports (default CONFORMANCE_REPORTS_DIR, else reports)
+  RATE_*, FLAG_*, RELEASE_*, LOCAL_*   each script's settings (also as --env NAME=VALUE)
+
+exit codes: 0 passed, 1 failed, 2 configuration, arguments, a refused target, k6 missing or the
+  target unreachable (before k6 starts: the reports get a "did not run" entry), 3 inconclusive,
+  130 / 143 interrupted; any other code is k6's own (255, 104: k6 refused its arguments)
+docs: docs/load.md`;
 
 /** Set by the CLI from the resolved target: overriding them with --env would bypass the guard. */
 const RESERVED = new Set<string>(RESERVED_VARIABLES);

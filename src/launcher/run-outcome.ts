@@ -4,6 +4,7 @@
 // wrote anything, a report saying so is written instead, so an interrupted run is never read as
 // passed nor as a broken file. Every file is written beside its place and renamed into it.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { renderJunit } from '../../load/lib/summary/junit.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
@@ -85,6 +86,79 @@ export function annotateReport(
   }
   rewrite(reportDir, script, annotated);
   return annotated;
+}
+
+/** Where a run that never started puts the last run's report files, whole (k6-<script>.previous.*). */
+export function previousPaths(
+  reportDir: string,
+  script: string,
+): { json: string; markdown: string; junit: string } {
+  const paths = reportPaths(reportDir, script);
+  const aside = (path: string) =>
+    path.replace(/^(.*\/k6-[^/]*?)(\.json|\.md|\.junit\.xml)$/, '$1.previous$2');
+  return { json: aside(paths.json), markdown: aside(paths.markdown), junit: aside(paths.junit) };
+}
+
+/**
+ * A run that never started (the launcher refused before k6, or k6 refused its arguments): its own
+ * entry, verdict "did not run" with the reason, so no page shows the last run's verdict as this
+ * one's. Nothing of the last run is removed: its report files move whole to k6-<script>.previous.*
+ * (a "did not run" entry before this one is simply replaced), its dashboard stays where it is,
+ * named in a note, never linked as this run's.
+ */
+export function writeDidNotRun(
+  reportDir: string,
+  script: string,
+  target: LoadReport['target'],
+  reason: string,
+  startedAt: Date = new Date(),
+): LoadReport {
+  const paths = reportPaths(reportDir, script);
+  let before = readReport(reportDir, script);
+  if (before && before.verdict !== 'did not run') {
+    const aside = previousPaths(reportDir, script);
+    for (const key of ['json', 'markdown', 'junit'] as const) {
+      if (existsSync(paths[key])) renameSync(paths[key], aside[key]);
+    }
+  } else {
+    // The entry before was one of these too: the run before it is the one set aside earlier.
+    before = readAside(previousPaths(reportDir, script).json);
+  }
+  const kept = existsSync(paths.dashboard)
+    ? `; its dashboard ${basename(paths.dashboard)} is still there`
+    : '';
+  const report: LoadReport = {
+    tool: 'payments-crm-conformance k6 harness',
+    script,
+    target,
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.max(0, Date.now() - startedAt.getTime()),
+    verdict: 'did not run',
+    verdictReason: reason,
+    passed: false,
+    thresholds: [],
+    checks: [],
+    metrics: {},
+    figures: [],
+    verdicts: [],
+    notes: before
+      ? [
+          `the run before this one (${reportVerdict(before)}, finished ${before.finishedAt}) is not this run: its reports are ${basename(previousPaths(reportDir, script).markdown)} and .json${kept}`,
+        ]
+      : [],
+    dashboard: { missing: 'the run did not start' },
+  };
+  rewrite(reportDir, script, report);
+  return report;
+}
+
+function readAside(path: string): LoadReport | undefined {
+  try {
+    const report = JSON.parse(readFileSync(path, 'utf8')) as LoadReport;
+    return typeof report?.finishedAt === 'string' ? report : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Marks the script's reports interrupted (writing a bare one when k6 left none); returns it. */

@@ -3,11 +3,14 @@
 import { readFile } from 'node:fs/promises';
 import { EXIT_FAILED, EXIT_PASSED, EXIT_SETUP, SIGNAL_EXIT_CODES } from '../../common/exit-codes.ts';
 import { firstLine } from '../client/errors.ts';
+import { notAComparisonPoint, sameTargetOf } from './comparison-point.ts';
 import { readBackResults } from './read-back.ts';
 import type { CheckStatus, ConformanceResults, ExitCode, History, StatusChange } from './types.ts';
 
 type Previous = Pick<ConformanceResults, 'startedAt' | 'exitCode' | 'checks'> & {
   target?: ConformanceResults['target'];
+  /** Why this run cannot be a comparison point (interrupted, filtered, ...); absent when it can. */
+  incomplete?: string;
 };
 
 /** The previous run, none (no file: a first run), or why the file there cannot serve as history. */
@@ -44,20 +47,23 @@ export async function readPrevious(path: string): Promise<PreviousRun> {
   const exitCode = EXIT_CODES.find((code) => code === data.exitCode) ?? 2;
   const target = data.target;
   const known = target && typeof target.apiBaseUrl === 'string' && typeof target.petstoreBaseUrl === 'string';
+  const incomplete = notAComparisonPoint(held.value);
   return {
     previous: {
       startedAt: data.startedAt,
       exitCode: exitCode as ExitCode,
       checks,
       ...(known ? { target } : {}),
+      ...(incomplete ? { incomplete } : {}),
     },
   };
 }
 
 /**
  * Why the previous run cannot be compared with this one, or undefined when it can: only a run
- * against the same target (both base addresses) says what changed; a local run between two
- * staging runs would otherwise fill the history with differences of the servers, not of time.
+ * against the same target (both base addresses; the embedded server whatever its port) says what
+ * changed; a local run between two staging runs would otherwise fill the history with differences
+ * of the servers, not of time.
  */
 export function notComparable(
   previous: Previous,
@@ -65,10 +71,7 @@ export function notComparable(
 ): string | undefined {
   const before = previous.target;
   if (!before) return 'name no target';
-  const same =
-    before.apiBaseUrl === current.target.apiBaseUrl &&
-    before.petstoreBaseUrl === current.target.petstoreBaseUrl;
-  return same ? undefined : `are of another target (${before.apiBaseUrl})`;
+  return sameTargetOf(before, current.target) ? undefined : `are of another target (${before.apiBaseUrl})`;
 }
 
 // Newly failing first, then newly passing (fixed), then the rest.

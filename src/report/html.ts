@@ -10,7 +10,7 @@ import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
 import type { LoadRunEntry } from './load-run-entry.ts';
 import { failingExchange } from './reproduce.ts';
-import { EXIT_MEANINGS, isSubset } from './results.ts';
+import { EXIT_MEANINGS, isAskedSubset, subsetAreas } from './results.ts';
 import { routeSchemesOf, type schemeText } from './route-schemes.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';
@@ -164,7 +164,10 @@ function changesHtml(results: ConformanceResults): string {
   const list = results.history.changes.length
     ? `<ul>${results.history.changes.map(row).join('')}</ul>`
     : '<p class="muted">No check changed status.</p>';
-  return `<h2>Changed since the previous run <span class="muted">(${e(results.history.previousStartedAt)})</span></h2>${list}`;
+  const against = results.history.pinned
+    ? `the baseline ${e(results.history.pinned)}`
+    : 'the last complete run';
+  return `<h2>Changed since ${against} <span class="muted">(${e(results.history.previousStartedAt)})</span></h2>${list}`;
 }
 
 function filtersHtml(results: ConformanceResults): string {
@@ -257,7 +260,7 @@ export function renderHtml(results: ConformanceResults, loadRuns: readonly LoadR
 <body>
 <header class="exit-${results.exitCode}"><h1>${e(verdictOf(results))}</h1>
 <p>Target <strong>${e(t.name)}</strong> · ${e(t.apiBaseUrl)} · ${e(t.petstoreBaseUrl)}</p>
-<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isSubset(results) && results.scope.areas.length ? ` · subset run: ${e(results.scope.areas.join(', '))}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
+<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isAskedSubset(results) ? ` · subset run: ${e(subsetAreas(results).join(', '))}${results.scope.selection ? ` (${e(results.scope.selection)})` : ''}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
 <main>
 ${totalsHtml(results)}
 ${problems}

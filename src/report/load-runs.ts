@@ -86,7 +86,10 @@ export function loadRunsBeside(
       durationMs: report.durationMs,
       target: report.target,
       markdown: basename(paths.markdown),
-      ...(existsSync(paths.dashboard) ? { dashboard: basename(paths.dashboard) } : {}),
+      // A run that says it has none (one that never started) is never given the last run's.
+      ...(existsSync(paths.dashboard) && !(report.dashboard && 'missing' in report.dashboard)
+        ? { dashboard: basename(paths.dashboard) }
+        : {}),
       figures: Array.isArray(report.figures) ? report.figures : [],
       verdicts: Array.isArray(report.verdicts) ? report.verdicts : [],
       ...(report.analysis ? { analysis: report.analysis } : {}),

@@ -1,14 +1,11 @@
 // The reports of a run that stopped before any check (the target cannot be reached): the same four
 // files as a finished run, with the reason as a run problem and exit code 2, so a nightly job's
 // artifact and step summary say why nothing was checked.
-import { join } from 'node:path';
 import { createSecretFilter } from '../../common/secret-filter.ts';
-import { writeFileAtomic } from './atomic-write.ts';
-import { renderJunit } from './junit.ts';
 import { buildResults } from './results.ts';
 import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
-import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
+import { rotateReports, writeReports } from './write-reports.ts';
 
 export interface ProblemRun {
   dir: string;
@@ -36,7 +33,5 @@ export async function writeProblemRun(run: ProblemRun): Promise<ConformanceResul
   const scrubber = createSecretFilter(run.secrets);
   await rotateReports(run.dir);
   // The same writer as a finished run's: the problem is one error case, so CI shows the run failed.
-  const results = await writeReports(run.dir, built, scrubber);
-  await writeFileAtomic(join(run.dir, REPORT_FILES.junit), renderJunit(results));
-  return results;
+  return writeReports(run.dir, built, scrubber);
 }

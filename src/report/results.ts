@@ -34,6 +34,8 @@ export interface ResultsInput {
   areas: readonly Area[];
   /** True when filters (--rule, --area, --shard) left collected checks out. */
   filtered: boolean;
+  /** The selection the run was asked for (`--check PAG-*`), as the reports name it. */
+  selection?: string;
   problems: readonly string[];
   /** Outcome of the self-test files of this run (path -> passed/failed), for client-scoped rules. */
   selfTests?: ReadonlyMap<string, 'passed' | 'failed'>;
@@ -173,6 +175,22 @@ export function isSubset(results: Pick<ConformanceResults, 'scope'>): boolean {
   return results.scope.filtered || AREAS.some((a) => !results.scope.areas.includes(a));
 }
 
+/**
+ * Whether the pages call the run a subset run: one asked to run less (a selection, areas, a shard),
+ * never one that was interrupted (its areas are those loaded before the signal: it says
+ * "interrupted", not "subset"), nor one stopped before any check.
+ */
+/** The areas a subset run names: with a selection, those it ran checks of (the rest were only loaded). */
+export function subsetAreas(results: Pick<ConformanceResults, 'scope' | 'checks'>): Area[] {
+  if (!results.scope.selection) return results.scope.areas;
+  return results.scope.areas.filter((a) => results.checks.some((c) => c.area === a));
+}
+
+export function isAskedSubset(results: Pick<ConformanceResults, 'scope' | 'exitCode'>): boolean {
+  if (results.exitCode >= 128) return results.scope.selection !== undefined;
+  return results.scope.areas.length > 0 && isSubset(results);
+}
+
 const areaIndex = (area: Area) => AREAS.indexOf(area);
 
 export function buildResults(input: ResultsInput): ConformanceResults {
@@ -197,7 +215,12 @@ export function buildResults(input: ResultsInput): ConformanceResults {
     finishedAt: input.finishedAt.toISOString(),
     durationMs: Math.max(0, input.finishedAt.getTime() - input.startedAt.getTime()),
     strict: input.strict,
-    scope: { areas, filtered: input.filtered },
+    scope: {
+      areas,
+      // A selection is a filter even when it happened to leave nothing out.
+      filtered: input.filtered || input.selection !== undefined,
+      ...(input.selection ? { selection: input.selection } : {}),
+    },
     checks,
     rules,
     totals: totalsOf(checks, rules),

@@ -10,7 +10,7 @@ import {
 } from '../../common/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
 import { failingExchange, failingExchangeText } from './reproduce.ts';
-import { EXIT_MEANINGS, isSubset } from './results.ts';
+import { EXIT_MEANINGS, isAskedSubset, subsetAreas } from './results.ts';
 import { routeSchemesOf, schemeText } from './route-schemes.ts';
 import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
 import { verdictOf } from './verdict.ts';
@@ -81,9 +81,13 @@ export function renderSummary(results: ConformanceResults): string {
       `strict ${results.strict ? 'on' : 'off'}; exit code ${results.exitCode}: ${EXIT_MEANINGS[results.exitCode]}.`,
   );
   // A run stopped before any check has no scope to speak of: its problem says why.
-  if (isSubset(results) && results.scope.areas.length) {
-    const left = results.scope.filtered ? '; filters left some of their checks out' : '';
-    out.push('', `Subset run: areas ${results.scope.areas.join(', ')}${left}.`);
+  if (isAskedSubset(results)) {
+    const left = results.scope.selection
+      ? `; only ${mdText(results.scope.selection)}`
+      : results.scope.filtered
+        ? '; filters left some of their checks out'
+        : '';
+    out.push('', `Subset run: areas ${subsetAreas(results).join(', ')}${left}.`);
   }
   out.push(
     '',
@@ -121,7 +125,10 @@ export function renderSummary(results: ConformanceResults): string {
 
   if (results.history) {
     const { changes, previousStartedAt } = results.history;
-    out.push('', `## Changed since the previous run (${mdText(previousStartedAt)})`, '');
+    const against = results.history.pinned
+      ? `the baseline ${mdText(results.history.pinned)}`
+      : 'the last complete run';
+    out.push('', `## Changed since ${against} (${mdText(previousStartedAt)})`, '');
     if (changes.length) for (const c of changes) out.push(changeLine(c));
     else out.push('No check changed status.');
   }

@@ -64,6 +64,8 @@ export interface StatusChange {
 }
 
 export interface History {
+  /** The file compared with when it was pinned (--baseline FILE); else the target's last complete run. */
+  pinned?: string;
   previousStartedAt: string;
   previousExitCode: ExitCode;
   changes: StatusChange[];
@@ -84,7 +86,12 @@ export interface ConformanceResults {
   durationMs: number;
   strict: boolean;
   /** What the run covered: the areas it collected, and whether filters left checks out. */
-  scope: { areas: Area[]; filtered: boolean };
+  scope: {
+    areas: Area[];
+    filtered: boolean;
+    /** The selection the run was asked for (`--check PAG-*`, `--last-failed`), when it was filtered. */
+    selection?: string;
+  };
   checks: CheckResult[];
   rules: RuleResult[];
   totals: Totals;

@@ -14,14 +14,13 @@ import type {
 } from 'vitest/node';
 import { createSecretFilter } from '../../common/secret-filter.ts';
 import { invariantResults } from '../checks/invariants.ts';
-import type { TargetInfo } from '../checks/meta.ts';
+import type { HandedOver, TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { matchesCheck } from './check-globs.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
 import { renderConsoleTable } from './console-table.ts';
 import { interruptedBy, interruptionProblem, SIGNAL_EXIT_CODES } from './interruption.ts';
-import { renderJunit } from './junit.ts';
 import { reportsDir } from './reports-dir.ts';
 import { makeFolder } from './reports-dir-check.ts';
 import { buildResults } from './results.ts';
@@ -151,10 +150,21 @@ export default class ConformanceReporter implements Reporter {
           ...collected.problems.filter((p) => !p.startsWith('the run was interrupted')),
         ];
       }
-      const { info, secrets } = this.targetOf(modules);
+      const { info, secrets, handedOver } = this.targetOf(modules);
+      // A selection that matched nothing is the command's mistake, said as such (exit 2).
+      if (handedOver?.selection && collected.checks.length === 0 && !signal) {
+        collected.problems.push(
+          `no check matches ${handedOver.selection}: a check id is the first word a failure prints; npm run conformance -- --list-rules lists them by rule`,
+        );
+      }
       // Rules of every answer of a kind, judged once over the exchanges of every check (issue 24).
       if (this.options.invariants !== false) {
-        collected.checks.push(...invariantResults(collected.checks, info, info.strict, collected.filtered));
+        const judged = invariantResults(collected.checks, info, info.strict, collected.filtered);
+        // Checks selected by id (--check, --last-failed): only the invariants they name.
+        const only = handedOver?.selectedChecks;
+        collected.checks.push(
+          ...(only ? judged.filter((v) => only.some((glob) => matchesCheck(glob, v.id))) : judged),
+        );
       }
       // The configured secrets and the tokens the run's clients learned (they reach this thread
       // from the workers, learned-secrets.ts): a target may echo a token into any check.
@@ -173,17 +183,22 @@ export default class ConformanceReporter implements Reporter {
         coverage: collected.coverage,
         areas: collected.areas,
         filtered: collected.filtered,
+        ...(handedOver?.selection ? { selection: handedOver.selection } : {}),
         problems: collected.problems,
         selfTests: collected.selfTests,
         interrupted: signal !== undefined,
       });
       const interrupted = signal ? { ...built, exitCode: SIGNAL_EXIT_CODES[signal] } : built;
-      const results = await writeReports(this.dir, interrupted, scrubber, (line) =>
-        this.print(`\nconformance reporter: ${line}\n`),
+      const results = await writeReports(
+        this.dir,
+        interrupted,
+        scrubber,
+        (line) => this.print(`\nconformance reporter: ${line}\n`),
+        {
+          ...(handedOver?.baseline ? { baseline: handedOver.baseline } : {}),
+          ...(handedOver?.historyDir ? { historyDir: handedOver.historyDir } : {}),
+        },
       );
-      // JUnit from the same results, once: its counts are the other reports' counts.
-      // From the redacted results: no text pass over what a renderer wrote.
-      await writeFileAtomic(join(this.dir, REPORT_FILES.junit), renderJunit(results));
       this.conformanceResults = results;
       this.print(
         renderConsoleTable(results, this.reportPaths(), this.besideSelfTests ? 'self-tests' : undefined),
@@ -197,11 +212,19 @@ export default class ConformanceReporter implements Reporter {
    * The target as global setup provided it. Only when nothing was provided (merged shards: global
    * setup ran in other jobs) is the configuration read, to name the target.
    */
-  private targetOf(modules: ReadonlyArray<TestModule>): { info: TargetInfo; secrets: string[] } {
+  private targetOf(modules: ReadonlyArray<TestModule>): {
+    info: TargetInfo;
+    secrets: string[];
+    handedOver?: HandedOver | undefined;
+  } {
     const project = modules.find((m) => m.project.name !== SELF_PROJECT)?.project;
     const provided = project?.getProvidedContext();
     if (provided?.target && provided.targetInfo) {
-      return { info: provided.targetInfo, secrets: secretValues(provided.target) };
+      return {
+        info: provided.targetInfo,
+        secrets: secretValues(provided.target),
+        handedOver: provided.handedOver,
+      };
     }
     const loaded = loadSettings();
     const secrets = loaded.ok ? secretValues(loaded.settings) : [];

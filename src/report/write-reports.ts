@@ -8,12 +8,16 @@ import { jsonText } from '../../common/safe-text.ts';
 import type { SecretFilter } from '../../common/secret-filter.ts';
 import { firstLine } from '../client/errors.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { diffRuns, notComparable, readPrevious } from './history.ts';
+import { comparisonPointPath, keepComparisonPoint } from './comparison-point.ts';
+import { diffRuns, notComparable, type PreviousRun, readPrevious } from './history.ts';
 import { renderHtml } from './html.ts';
+import { renderJunit } from './junit.ts';
 import { loadRunsBeside, nameConformanceRun } from './load-runs.ts';
 import { makeFolder } from './reports-dir-check.ts';
 import { renderSummary } from './summary-md.ts';
 import type { ConformanceResults } from './types.ts';
+
+type Previous = NonNullable<PreviousRun['previous']>;
 
 export const REPORT_FILES = {
   results: 'results.json',
@@ -52,34 +56,97 @@ export async function rotateReports(dir: string): Promise<void> {
   );
 }
 
+/** What a run is compared with. */
+export interface ReportOptions {
+  /** A results file pinned as the comparison point (--baseline FILE), in place of the target's last complete run. */
+  baseline?: string;
+  /** The folder whose history/ holds the comparison point, when not `dir` (a selection's reports go to filtered/). */
+  historyDir?: string;
+}
+
 /**
- * Adds the history, redacts, writes the three files; returns the results as written (redacted). `note` hears
- * what the reader should know (a previous results file that had to be ignored).
+ * The run this one is compared with: the pinned file, else the target's last complete, unfiltered
+ * run (history/), else the previous results.json when it is one (a folder from before history/
+ * existed, or a CI cache that restored results.json alone).
+ */
+async function comparisonPoint(
+  dir: string,
+  built: ConformanceResults,
+  options: ReportOptions,
+  note: (line: string) => void,
+): Promise<{ previous: Previous; pinned?: string } | undefined> {
+  if (options.baseline) {
+    const read = await readPrevious(options.baseline);
+    if (!read.previous) {
+      note(
+        `the baseline ${options.baseline} ${read.unreadable ?? 'does not exist'}: this run has no history`,
+      );
+      return undefined;
+    }
+    const other = notComparable(read.previous, built);
+    if (other) note(`the baseline ${options.baseline} ${other}: compared as asked`);
+    return { previous: read.previous, pinned: options.baseline };
+  }
+  const pointPath = comparisonPointPath(options.historyDir ?? dir, built.target);
+  const point = await readPrevious(pointPath);
+  if (point.unreadable) note(`the comparison point ${pointPath} ${point.unreadable}: set aside`);
+  if (point.previous && !point.previous.incomplete && !notComparable(point.previous, built)) {
+    return { previous: point.previous };
+  }
+  const previousPath = join(dir, REPORT_FILES.previous);
+  const read = await readPrevious(previousPath);
+  if (read.unreadable)
+    note(`the previous results ${previousPath} ${read.unreadable}: this run has no history`);
+  if (!read.previous) return undefined;
+  const other = notComparable(read.previous, built);
+  if (other) {
+    note(`the previous results ${previousPath} ${other}: this run has no history`);
+    return undefined;
+  }
+  if (read.previous.incomplete) {
+    note(
+      `the previous results ${previousPath} are no comparison point (${read.previous.incomplete}): this run has no history`,
+    );
+    return undefined;
+  }
+  return { previous: read.previous };
+}
+
+/**
+ * Adds the history, redacts, writes the report set (results.json last); returns the results as
+ * written (redacted). A complete, unfiltered run then becomes its target's comparison point.
+ * `note` hears what the reader should know (a previous results file that had to be ignored).
  */
 export async function writeReports(
   dir: string,
   built: ConformanceResults,
   scrubber: SecretFilter,
   note: (line: string) => void = () => undefined,
+  options: ReportOptions = {},
 ): Promise<ConformanceResults> {
-  const previousPath = join(dir, REPORT_FILES.previous);
-  const read = await readPrevious(previousPath);
-  if (read.unreadable)
-    note(`the previous results ${previousPath} ${read.unreadable}: this run has no history`);
-  const other = read.previous ? notComparable(read.previous, built) : undefined;
-  if (other) note(`the previous results ${previousPath} ${other}: this run has no history`);
-  const withHistory = read.previous && !other ? { ...built, history: diffRuns(read.previous, built) } : built;
+  const point = await comparisonPoint(dir, built, options, note);
+  const withHistory: ConformanceResults = point
+    ? {
+        ...built,
+        history: { ...(point.pinned ? { pinned: point.pinned } : {}), ...diffRuns(point.previous, built) },
+      }
+    : built;
   // Redacted as a value, before anything is cut, serialized or rendered: the renderers then only
   // escape for their format, and no text pass runs over what they wrote (such a pass broke the
   // JSON's escaping and the quoting of the curl lines).
   const results = withQuotesCut(scrubber.deep(withHistory));
   await makeFolder(dir);
-  // results.json last of these three (the reporter writes junit.xml after it): a reader that finds
-  // it finds this run's summary.md and index.html beside it. The CLI's exit code does not read it.
+  // results.json last of these four: a reader that finds it finds this run's summary.md, index.html
+  // and junit.xml beside it. The CLI's exit code does not read it.
   await writeFileAtomic(join(dir, REPORT_FILES.summary), renderSummary(results));
   const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target, note));
   await writeFileAtomic(join(dir, REPORT_FILES.html), renderHtml(results, loadRuns));
+  // JUnit from the same results, once: its counts are the other reports' counts.
+  await writeFileAtomic(join(dir, REPORT_FILES.junit), renderJunit(results));
   await writeFileAtomic(join(dir, REPORT_FILES.results), `${jsonText(results, 2)}\n`);
+  await keepComparisonPoint(dir, results).catch((error: unknown) =>
+    note(`this run could not be kept as the comparison point of its target: ${firstLine(error)}`),
+  );
   // The load runs beside it name it in their summaries (one page per release, docs/load.md).
   await nameConformanceRun(dir, results).catch((error: unknown) =>
     note(`the load runs' summaries in ${dir} do not name this run: ${firstLine(error)}`),

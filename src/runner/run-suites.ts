@@ -24,6 +24,8 @@ export interface SuiteSelection {
   files: string[];
   /** vitest's tags filter: the checks' rule and area tags (src/rules/tags.ts). */
   tagsFilter?: string[];
+  /** vitest's test-name pattern: the selected checks by id (src/cli/selection.ts). */
+  testNamePattern?: RegExp;
 }
 
 export async function runSuites(
@@ -48,6 +50,7 @@ export async function runSuites(
       watch: false,
       run: true,
       ...(selection.tagsFilter ? { tagsFilter: selection.tagsFilter } : {}),
+      ...(selection.testNamePattern ? { testNamePattern: selection.testNamePattern } : {}),
     },
     {},
     plain,

@@ -39,7 +39,9 @@ async function conformanceAgainst(options: Partial<IndependentOptions>, args: st
       NO_COLOR: '1',
     };
     const run = await runTs('src/cli/conformance.ts', args, { env });
-    const results = JSON.parse(readFileSync(join(reportsDir, 'results.json'), 'utf8')) as ConformanceResults;
+    // A run selecting rules writes its reports to filtered/, beside the full run's.
+    const folder = args.includes('--rule') ? join(reportsDir, 'filtered') : reportsDir;
+    const results = JSON.parse(readFileSync(join(folder, 'results.json'), 'utf8')) as ConformanceResults;
     const failed = results.checks.filter((c) => c.status === 'failed');
     return {
       run,

@@ -17,7 +17,10 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 async function conformance(args: string[]) {
   const env = { ...process.env, NO_COLOR: '1', CONFORMANCE_TARGET: 'local', CONFORMANCE_REPORTS_DIR: dir };
   const run = await runTs('src/cli/conformance.ts', args, { env });
-  const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as ConformanceResults;
+  // A selection's reports go beside the full run's, never over them.
+  const results = JSON.parse(
+    await readFile(join(dir, 'filtered', 'results.json'), 'utf8'),
+  ) as ConformanceResults;
   return { run, results };
 }
 

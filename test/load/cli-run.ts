@@ -29,8 +29,21 @@ export const BLANK_TARGET = {
   FORCE_COLOR: '0',
 };
 
+/**
+ * A run the launcher refuses writes its "did not run" entry in the reports folder: a test that names
+ * none gets a scratch folder, so no test writes into the checkout's reports/.
+ */
+let scratch: string | undefined;
+function reportsFolder(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.K6_REPORT_DIR || env.CONFORMANCE_REPORTS_DIR) return {};
+  scratch ??= mkdtempSync(join(tmpdir(), 'load-cli-reports-'));
+  return { K6_REPORT_DIR: scratch };
+}
+
 export function runLoadCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return runTs('src/cli/load.ts', args, { env: { ...process.env, ...BLANK_TARGET, ...env } });
+  return runTs('src/cli/load.ts', args, {
+    env: { ...process.env, ...BLANK_TARGET, ...reportsFolder(env), ...env },
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { createSecretFilter } from '../../common/secret-filter.ts';
 import { notComparable } from '../../src/report/history.ts';
 import type { ConformanceResults } from '../../src/report/types.ts';
 import { REPORT_FILES, writeReports } from '../../src/report/write-reports.ts';
+import { AREAS } from '../../src/rules/catalogue.ts';
 import { fixtureResults } from './fixture.ts';
 
 const dirs: string[] = [];
@@ -18,7 +19,9 @@ afterAll(async () => {
 async function withPrevious(previous: ConformanceResults, current: ConformanceResults) {
   const dir = await mkdtemp(join(tmpdir(), 'history-'));
   dirs.push(dir);
-  await writeFile(join(dir, REPORT_FILES.previous), JSON.stringify(previous));
+  // A complete run (every area) is a comparison point; the fixture's own covers one area.
+  const complete = { ...previous, scope: { ...previous.scope, areas: [...AREAS] } };
+  await writeFile(join(dir, REPORT_FILES.previous), JSON.stringify(complete));
   const notes: string[] = [];
   const written = await writeReports(dir, current, createSecretFilter([]), (line) => notes.push(line));
   return { written, notes, summary: await readFile(join(dir, REPORT_FILES.summary), 'utf8') };
@@ -46,7 +49,7 @@ describe('history', () => {
   it('compares with the previous run against the same target', async () => {
     const { written, summary } = await withPrevious(flipped, current);
     expect(written.history?.changes.length).toBeGreaterThan(0);
-    expect(summary).toContain('## Changed since the previous run');
+    expect(summary).toContain('## Changed since the last complete run');
     // Failures first, then the changes.
     expect(summary.indexOf('## Failing rules')).toBeLessThan(summary.indexOf('## Changed since'));
   });

@@ -76,9 +76,11 @@ describe('summary.md', () => {
     const current = { ...results, history: diffRuns(previousRun(), results) };
     const text = renderSummary(current);
     // Failures first, then what changed.
-    expect(text.indexOf('## Failing rules')).toBeLessThan(text.indexOf('## Changed since the previous run'));
+    expect(text.indexOf('## Failing rules')).toBeLessThan(
+      text.indexOf('## Changed since the last complete run'),
+    );
     const part = text.slice(
-      text.indexOf('## Changed since the previous run'),
+      text.indexOf('## Changed since the last complete run'),
       text.indexOf('## Skipped checks'),
     );
     const lines = part.split('\n').filter((l) => l.startsWith('- '));

@@ -2,9 +2,9 @@
 // against a local server through the ConformanceReporter, which writes junit.xml too.
 // The four files must exist and be valid (results.json by its schema, junit.xml by an XML parser),
 // hold no secret, and a second run must report what changed.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
@@ -12,8 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVitest } from 'vitest/node';
 import type { TargetInfo } from '../../src/checks/meta.ts';
 import type { TargetConfig } from '../../src/config/index.ts';
+import { comparisonPointPath } from '../../src/report/comparison-point.ts';
 import type { ConformanceResults } from '../../src/report/types.ts';
 import ConformanceReporter from '../../src/report/vitest-reporter.ts';
+import { AREAS } from '../../src/rules/catalogue.ts';
 import { conformanceTags } from '../../src/rules/tags.ts';
 import { json, startServer, type TestServer } from '../client/helpers.ts';
 
@@ -94,7 +96,7 @@ async function run(dir: string, files: string[], options: { testNamePattern?: st
     await vitest.close();
   }
   const texts = new Map<string, string>();
-  for (const f of await readdir(dir)) texts.set(f, await readFile(join(dir, f), 'utf8'));
+  for (const f of await readdir(dir)) if (f !== 'history') texts.set(f, await readFile(join(dir, f), 'utf8'));
   const resultsText = texts.get('results.json');
   return {
     dir,
@@ -132,6 +134,12 @@ describe('ConformanceReporter in a vitest run', () => {
     failShowing = true;
     first = (await run(dir, [FIXTURE])) as Run;
     failShowing = false;
+    // The first run covered one area: no comparison point. One that covered every area is planted
+    // as the target's last complete run, for the second to compare with.
+    const complete = { ...first.results, scope: { areas: [...AREAS], filtered: false } };
+    const point = comparisonPointPath(dir, complete.target);
+    await mkdir(dirname(point), { recursive: true });
+    await writeFile(point, JSON.stringify(complete));
     // The second run: the showing check now passes; one check is left out by a name filter.
     second = (await run(dir, [FIXTURE], { testNamePattern: '^(?!.*FX-OTHER)' })) as Run;
   }, 60_000);
@@ -229,7 +237,7 @@ describe('ConformanceReporter in a vitest run', () => {
         to: 'passed',
       },
     ]);
-    expect(second.files.get('summary.md')).toContain('Changed since the previous run');
+    expect(second.files.get('summary.md')).toContain('Changed since the last complete run');
     expect(second.files.get('previous-results.json')).toContain('"FX-OTHER"');
     expect(second.results.exitCode).toBe(0);
   });

@@ -3,12 +3,14 @@
 // none of them, in any form a report could write them.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../common/secret-filter.ts';
+import { comparisonPointPath } from '../../src/report/comparison-point.ts';
 import { renderConsoleTable } from '../../src/report/console-table.ts';
 import { escapeHtml } from '../../src/report/html.ts';
 import { rotateReports, writeReports } from '../../src/report/write-reports.ts';
+import { AREAS } from '../../src/rules/catalogue.ts';
 import { fixtureResults, SECRET_LIST, SECRETS } from './fixture.ts';
 
 /** Every form in which a secret could reach a file: raw, URL-encoded, JSON-, HTML- and XML-escaped. */
@@ -45,12 +47,24 @@ describe('secret scan of the reports', () => {
 
   it('every written file and the console output hold zero secrets', async () => {
     const scrubber = createSecretFilter(SECRET_LIST);
-    // Twice, so the second run also writes the history and the previous results.
-    await writeReports(dir, fixtureResults(), scrubber);
+    // Twice, so the second run also writes the history and the previous results; every area, so
+    // the first is a complete run and becomes the comparison point (history/).
+    const complete = () => fixtureResults({ areas: [...AREAS] });
+    await writeReports(dir, complete(), scrubber);
     await rotateReports(dir);
-    const written = await writeReports(dir, fixtureResults(), scrubber);
-    const files = await readdir(dir);
-    expect(files.sort()).toEqual(['index.html', 'previous-results.json', 'results.json', 'summary.md']);
+    const written = await writeReports(dir, complete(), scrubber);
+    const point = comparisonPointPath(dir, written.target);
+    const files = [...(await readdir(dir)).filter((f) => f !== 'history'), relative(dir, point)];
+    expect(files.sort()).toEqual(
+      [
+        relative(dir, point),
+        'index.html',
+        'junit.xml',
+        'previous-results.json',
+        'results.json',
+        'summary.md',
+      ].sort(),
+    );
     for (const f of files) expect(hits(await readFile(join(dir, f), 'utf8')), f).toEqual([]);
     expect(hits(scrubber.text(renderConsoleTable(written, [])))).toEqual([]);
     expect(written.history).toBeDefined();

@@ -30,7 +30,8 @@ function cases(report: LoadReport): Case[] {
     // A run that proved nothing, or was stopped, must not read as green in CI.
     ...(report.verdict === 'inconclusive' ||
     report.verdict === 'interrupted' ||
-    report.verdict === 'incomplete'
+    report.verdict === 'incomplete' ||
+    report.verdict === 'did not run'
       ? [
           {
             classname: `${prefix}.run`,

@@ -32,8 +32,10 @@ export interface ThresholdResult {
  * inconclusive: nothing failed, but the run could not put its rule to the test (exit 3 from the
  * npm scripts). interrupted: stopped by a signal before the end (exit 130/143), whatever was seen.
  * incomplete: a run split over several k6 runners lacks a runner's whole share (exit 3): never passed.
+ * did not run: the launcher or k6 refused before any request (the reason says why); written by the
+ * launcher so that the last run's verdict is never shown as this one's.
  */
-export type RunVerdict = 'passed' | 'failed' | 'inconclusive' | 'interrupted' | 'incomplete';
+export type RunVerdict = 'passed' | 'failed' | 'inconclusive' | 'interrupted' | 'incomplete' | 'did not run';
 
 export interface LoadReport {
   tool: string;
