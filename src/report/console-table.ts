@@ -11,6 +11,8 @@ import { uncheckedLines, verdictOf } from './verdict.ts';
 const MAX_LISTED = 10;
 const MAX_UNCHECKED = 15;
 const MAX_REASON = 160;
+/** A hint is our own words (and a variable's name): cut only if something went badly wrong. */
+const MAX_HINT = 2000;
 
 // Every text of a run here may hold the target's words: one line each, safe for a terminal and a
 // CI log (common/safe-text.ts). Secrets were redacted from the results before.
@@ -74,7 +76,8 @@ export function renderConsoleTable(
       '',
       `not checked (${unchecked.length} rule${unchecked.length === 1 ? '' : 's'}), and what would check each:`,
     );
-    for (const u of unchecked.slice(0, MAX_UNCHECKED)) out.push(`  ${oneLine(u, 200)}`);
+    // Whole: a hint cut short ("... [19 more characters]") loses the part that says what to do.
+    for (const u of unchecked.slice(0, MAX_UNCHECKED)) out.push(`  ${oneLine(u, MAX_HINT)}`);
     if (unchecked.length > MAX_UNCHECKED)
       out.push(`  ... and ${unchecked.length - MAX_UNCHECKED} more in the reports`);
   }

@@ -112,11 +112,12 @@ export function totalsOf(checks: readonly CheckResult[], rules: readonly RuleRes
 
 /** What would check a rule that no check of this run decided: its checks' skip reasons, or its note. */
 function whyUnchecked(rule: RuleResult, checks: readonly CheckResult[]): string {
-  const reasons = [
-    ...new Set(
-      checks.filter((c) => c.status === 'skipped' && rule.checks.includes(c.id)).map((c) => c.reason ?? ''),
-    ),
-  ].filter(Boolean);
+  // Several checks of a rule often skip for the same cause: each clause of their reasons once.
+  const clauses = checks
+    .filter((c) => c.status === 'skipped' && rule.checks.includes(c.id))
+    .flatMap((c) => (c.reason ?? '').split('; '))
+    .map((clause) => clause.trim());
+  const reasons = [...new Set(clauses)].filter(Boolean);
   if (reasons.length) return reasons.join('; ');
   if (rule.note) return rule.note;
   return rule.status === 'uncovered' ? 'no check covers it' : 'its checks did not run';
