@@ -2,8 +2,7 @@
 // checks with the exchange that failed and a command to reproduce it, the rules the run did not
 // check and what would check them, where the reports are, and last the verdict and the exit code.
 import { printableCommand, terminalText, UNPRINTABLE_COMMAND } from '../../common/safe-text.ts';
-import { curlOf } from '../client/curl.ts';
-import { failingExchange, failingExchangeText } from './reproduce.ts';
+import { failingExchange, failingExchangeText, reproductionOf, reproductionText } from './reproduce.ts';
 import { EXIT_MEANINGS } from './results.ts';
 import type { CheckResult, ConformanceResults } from './types.ts';
 import { uncheckedLines, verdictOf } from './verdict.ts';
@@ -18,7 +17,7 @@ const MAX_HINT = 2000;
 // CI log (common/safe-text.ts). Secrets were redacted from the results before.
 const oneLine = (text: string, max: number) => terminalText(text, { max });
 
-function failureLines(c: CheckResult): string[] {
+function failureLines(c: CheckResult, apiBaseUrl: string): string[] {
   const soft = c.nonStrict ? ' (SHOULD, non-strict)' : '';
   const lines = [
     `failed ${oneLine(c.id, 100)} [${oneLine(c.rules.join(', '), 200)}]${soft}: ${oneLine(c.reason ?? '', MAX_REASON)}`,
@@ -27,7 +26,7 @@ function failureLines(c: CheckResult): string[] {
   if (failing) {
     lines.push(`  ${oneLine(failingExchangeText(c, failing), 300)}`);
     // The command as built, or a note: never edited here.
-    lines.push(`  reproduce with: ${printableCommand(curlOf(failing.exchange)) ?? UNPRINTABLE_COMMAND}`);
+    lines.push(`  reproduce with: ${reproductionText(reproductionOf(failing.exchange, apiBaseUrl))}`);
   }
   // Whole, on its own line: a cut replay command replays nothing.
   if (c.replay) lines.push(`  replay with: ${printableCommand(c.replay) ?? UNPRINTABLE_COMMAND}`);
@@ -67,7 +66,7 @@ export function renderConsoleTable(
 
   const failed = results.checks.filter((c) => c.status === 'failed');
   if (failed.length) out.push('');
-  for (const c of failed.slice(0, MAX_LISTED)) out.push(...failureLines(c));
+  for (const c of failed.slice(0, MAX_LISTED)) out.push(...failureLines(c, results.target.apiBaseUrl));
   if (failed.length > MAX_LISTED) out.push(`... and ${failed.length - MAX_LISTED} more in the reports`);
 
   const unchecked = uncheckedLines(results);

@@ -1,0 +1,93 @@
+// Evidence that works as printed, end to end: a target whose error bodies name the wrong path
+// (fault error-path-wrong). Every "reproduce with" line of every report expands only variables a
+// person sets in .env (INV-ERROR-PATH's sent $HIDDEN_X_API_KEY_SECRET, which nothing sets: the
+// check's own made-up wrong secret), and ERR-PATH names the exchange that failed (it said "which of
+// the 9 exchanges failed is not known").
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VARIABLES } from '../../common/variables.ts';
+import { variablesOf } from '../../src/client/curl.ts';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { stagingThrough } from '../support/forwarding-proxy.ts';
+import { type NodeRun, runTs } from '../support/run-node.ts';
+
+let server: RunningReferenceServer;
+let dir: string;
+let run: NodeRun;
+const SETTABLE = new Set([...VARIABLES.map((v) => v.name), 'ACCESS_TOKEN']);
+
+interface Check {
+  id: string;
+  status: string;
+  failedExchange?: number;
+  exchanges: { status?: number; url: string }[];
+}
+let checks: Check[];
+
+beforeAll(async () => {
+  server = await startReferenceServer({ faults: ['error-path-wrong'] });
+  dir = mkdtempSync(join(tmpdir(), 'evidence-'));
+  const origin = new URL(server.apiBaseUrl).origin;
+  run = await runTs(
+    'src/cli/conformance.ts',
+    ['--area', 'errors', '--area', 'api-key', '--area', 'bearer', '--area', 'auth-token'],
+    { env: stagingThrough(origin, server.credentials, dir) },
+  );
+  checks = (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checks: Check[] }).checks;
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every command line a sink offers ("reproduce with: ..." or the code block after it). */
+function commandsIn(text: string): string[] {
+  return text.split('\n').flatMap((line) => {
+    const m = /(curl -i .*|ACCESS_TOKEN=\$\(.*)$/.exec(line.replace(/&#39;/g, "'").replace(/&quot;/g, '"'));
+    return m?.[1] ? [m[1]] : [];
+  });
+}
+
+describe('evidence that works as printed', () => {
+  it('the run failed ERR-PATH and INV-ERROR-PATH (so the commands below exist)', () => {
+    expect(run.code, run.stdout.slice(-2000)).toBe(1);
+    for (const id of ['ERR-PATH', 'INV-ERROR-PATH'])
+      expect(checks.find((c) => c.id === id)?.status).toBe('failed');
+  });
+
+  it('ERR-PATH names the exchange that failed, an error answer of the route it names', () => {
+    const c = checks.find((x) => x.id === 'ERR-PATH');
+    expect(c?.failedExchange, JSON.stringify(c?.exchanges.map((x) => x.url))).toBeTypeOf('number');
+    const failed = c?.exchanges[c.failedExchange ?? -1];
+    expect(failed?.status).toBeGreaterThanOrEqual(400);
+    expect(run.stdout).not.toMatch(/is not known/);
+    expect(run.stdout).toMatch(/failed ERR-PATH [^\n]*\n {2}exchange #\d+ of \d+ failed: /);
+  });
+
+  it('every command of the console, summary.md, junit.xml and index.html expands only variables of .env', () => {
+    const sinks = {
+      console: run.stdout,
+      summary: readFileSync(join(dir, 'summary.md'), 'utf8'),
+      junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
+      html: readFileSync(join(dir, 'index.html'), 'utf8'),
+    };
+    for (const [sink, text] of Object.entries(sinks)) {
+      const commands = commandsIn(text);
+      expect(commands.length, sink).toBeGreaterThan(0);
+      for (const command of commands) {
+        const unset = variablesOf(command).filter((v) => !SETTABLE.has(v));
+        expect(unset, `${sink}: ${command}`).toEqual([]);
+      }
+      expect(text, sink).not.toContain('HIDDEN_');
+    }
+  });
+
+  it("INV-ERROR-PATH's command sends the check's made-up wrong secret as it was", () => {
+    const line = run.stdout.split('\n').find((l, i, all) => all[i - 2]?.startsWith('failed INV-ERROR-PATH'));
+    expect(line).toMatch(/^ {2}reproduce with: curl -i /);
+    expect(line).not.toContain('HIDDEN_');
+  });
+});
