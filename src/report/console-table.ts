@@ -83,6 +83,10 @@ export function renderConsoleTable(
   for (const p of results.problems) out.push(`run problem: ${oneLine(p, 200)}`);
 
   out.push('', `reports: ${reportPaths.join(', ')}`);
+  if (results.generation) {
+    const g = results.generation;
+    out.push(`generated requests: seed ${g.seed}; the same requests again: ${oneLine(g.replay, 500)}`);
+  }
   // Last, whatever came before: the verdict and the exit code.
   out.push(
     verdictOf(results),

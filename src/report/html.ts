@@ -97,6 +97,13 @@ function statusBadge(status: string, soft?: boolean): string {
 const checkAnchor = (id: string) => `check-${encodeURIComponent(id)}`;
 const ruleAnchor = (id: string) => `rule-${encodeURIComponent(id)}`;
 
+/** The generated requests' seed and the command that sends them again, in the header. */
+function generationHtml(results: ConformanceResults): string {
+  const g = results.generation;
+  if (!g) return '';
+  return `<p>Generated requests: seed <strong class="mono">${g.seed}</strong>, budget ${g.budget} · the same requests again: <code class="replay-run">${e(g.replay)}</code></p>`;
+}
+
 function checkHtml(c: CheckResult, apiBaseUrl: string): string {
   const failed = c.status === 'failed';
   const cap = failed ? BODY_CAP.failed : BODY_CAP.other;
@@ -254,7 +261,7 @@ export function renderHtml(results: ConformanceResults, loadRuns: readonly LoadR
 <body>
 <header class="exit-${results.exitCode}"><h1>${e(verdictOf(results))}</h1>
 <p>Target <strong>${e(t.name)}</strong> · ${e(t.apiBaseUrl)} · ${e(t.petstoreBaseUrl)}</p>
-<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isSubset(results) && results.scope.areas.length ? ` · subset run: ${e(results.scope.areas.join(', '))}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
+<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isSubset(results) && results.scope.areas.length ? ` · subset run: ${e(results.scope.areas.join(', '))}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p>${generationHtml(results)}</header>
 <main>
 ${totalsHtml(results)}
 ${problems}

@@ -39,6 +39,8 @@ export interface ResultsInput {
   selfTests?: ReadonlyMap<string, 'passed' | 'failed'>;
   /** The run was interrupted: a rule with no check seen may have had checks not yet loaded. */
   interrupted?: boolean;
+  /** The generated requests' seed, budget and the command that replays them. */
+  generation?: ConformanceResults['generation'];
 }
 
 export const NOT_LOADED_NOTE = 'not run (interrupted): the run ended before its checks were loaded';
@@ -192,6 +194,7 @@ export function buildResults(input: ResultsInput): ConformanceResults {
     totals: totalsOf(checks, rules),
     coverage: coverageOf(rules, checks),
     problems,
+    ...(input.generation ? { generation: input.generation } : {}),
     exitCode: exitCodeOf(checks, problems),
   };
 }

@@ -83,6 +83,15 @@ export function renderSummary(results: ConformanceResults): string {
       `started ${results.startedAt}, took ${(results.durationMs / 1000).toFixed(1)} s; ` +
       `strict ${results.strict ? 'on' : 'off'}; exit code ${results.exitCode}: ${EXIT_MEANINGS[results.exitCode]}.`,
   );
+  if (results.generation) {
+    const g = results.generation;
+    out.push(
+      '',
+      `Generated requests: seed ${g.seed}, budget ${g.budget}; the same requests again (with the same \`.env\`):`,
+      '',
+      ...markdownCodeBlock(g.replay, 'sh'),
+    );
+  }
   // A run stopped before any check has no scope to speak of: its problem says why.
   if (isSubset(results) && results.scope.areas.length) {
     const left = results.scope.filtered ? '; filters left some of their checks out' : '';

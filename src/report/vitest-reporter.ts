@@ -17,6 +17,7 @@ import { invariantResults } from '../checks/invariants.ts';
 import type { TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
+import { conformanceArgs, runReplayCommand } from '../generate/replay.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
 import { renderConsoleTable } from './console-table.ts';
@@ -176,6 +177,14 @@ export default class ConformanceReporter implements Reporter {
         problems: collected.problems,
         selfTests: collected.selfTests,
         interrupted: signal !== undefined,
+        ...(collected.generation
+          ? {
+              generation: {
+                ...collected.generation,
+                replay: runReplayCommand(collected.generation, conformanceArgs(process.argv)),
+              },
+            }
+          : {}),
       });
       const interrupted = signal ? { ...built, exitCode: SIGNAL_EXIT_CODES[signal] } : built;
       const results = await writeReports(this.dir, interrupted, scrubber, (line) =>

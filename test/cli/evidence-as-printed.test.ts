@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VARIABLES } from '../../common/variables.ts';
 import { variablesOf } from '../../src/client/curl.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { readBackResults } from '../../src/report/read-back.ts';
 import { stagingThrough } from '../support/forwarding-proxy.ts';
 import { type NodeRun, runTs } from '../support/run-node.ts';
 
@@ -32,8 +33,19 @@ beforeAll(async () => {
   const origin = new URL(server.apiBaseUrl).origin;
   run = await runTs(
     'src/cli/conformance.ts',
-    ['--area', 'errors', '--area', 'api-key', '--area', 'bearer', '--area', 'auth-token'],
-    { env: stagingThrough(origin, server.credentials, dir) },
+    [
+      '--area',
+      'errors',
+      '--area',
+      'api-key',
+      '--area',
+      'bearer',
+      '--area',
+      'auth-token',
+      '--area',
+      'generated',
+    ],
+    { env: { ...stagingThrough(origin, server.credentials, dir), CONFORMANCE_GENERATED: '40' } },
   );
   checks = (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checks: Check[] }).checks;
 }, 180_000);
@@ -83,6 +95,23 @@ describe('evidence that works as printed', () => {
       }
       expect(text, sink).not.toContain('HIDDEN_');
     }
+  });
+
+  it('the seed of the generated requests and the command that sends them again are in results.json, summary.md and index.html', () => {
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+      generation?: { seed: number; budget: number; replay: string };
+    };
+    const g = results.generation;
+    expect(g?.budget).toBe(40);
+    expect(g?.replay).toBe(
+      `CONFORMANCE_SEED=${g?.seed} CONFORMANCE_GENERATED=40 npm run conformance -- --area errors --area api-key --area bearer --area auth-token --area generated`,
+    );
+    expect(readBackResults(results).ok).toBe(true);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(g?.replay);
+    expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain(
+      `seed <strong class="mono">${g?.seed}</strong>`,
+    );
+    expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain(g?.replay);
   });
 
   it("INV-ERROR-PATH's command sends the check's made-up wrong secret as it was", () => {
