@@ -51,6 +51,8 @@ export interface HandedOver {
   diagnosis?: { petstoreUnavailable?: string };
   /** --verbose: check failures keep their stack frames (debugging the suite itself). */
   verbose?: boolean;
+  /** --har FILE: where the run's exchanges go as HAR 1.2 (src/report/har.ts). */
+  har?: string;
 }
 
 declare module 'vitest' {

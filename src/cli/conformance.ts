@@ -2,6 +2,7 @@
 // Runs the conformance suites against the configured target through vitest, and exits with the
 // code of the README: 0 every check passed, 1 a check failed, 2 a configuration or connection problem,
 // 130 / 143 interrupted by SIGINT / SIGTERM (the reports say what ran).
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { terminalText } from '../../common/safe-text.ts';
 import type { HandedOver } from '../checks/meta.ts';
@@ -16,11 +17,12 @@ import { handleInterrupts } from '../runner/interrupts.ts';
 import { settleColor } from './color.ts';
 import { exitAfterOutput } from './exit.ts';
 
-const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules] [--verbose]
+const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--list-rules] [--verbose] [--har FILE]
   --area NAME   run only the suites of these spec areas (${AREAS.join(', ')})
   --rule ID     run only the checks of these rules (e.g. PAG-12)
   --list-rules  list the rule catalogue with the checks that cover each rule
-  --verbose     keep the stack frames of check failures, for debugging the suite`;
+  --verbose     keep the stack frames of check failures, for debugging the suite
+  --har FILE    write the run's exchanges as HAR 1.2, secrets replaced (in CI: reports/run.har)`;
 
 function fail(message: string): never {
   process.stderr.write(`conformance: ${message}\n`);
@@ -35,6 +37,7 @@ function parse() {
         rule: { type: 'string', multiple: true, default: [] },
         'list-rules': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
+        har: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -89,7 +92,11 @@ async function main(): Promise<void> {
   // starts (and before it takes a second to import).
   const startedAt = new Date();
   // What the run needs beyond the suites travels with vitest's provide, never the environment.
-  const handedOver: HandedOver = { settings: loaded.settings, ...(args.verbose ? { verbose: true } : {}) };
+  const handedOver: HandedOver = {
+    settings: loaded.settings,
+    ...(args.verbose ? { verbose: true } : {}),
+    ...(args.har ? { har: resolve(args.har) } : {}),
+  };
   if (loaded.settings.target !== 'local') {
     // Loaded here: the client and the report writers take a while to load, during which a signal
     // would otherwise find no handler.

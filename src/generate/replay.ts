@@ -10,7 +10,10 @@ export function replayCommand(settings: Pick<GenerationSettings, 'seed' | 'budge
 /** The arguments the conformance CLI was given (none when vitest runs the checks, as npm test does). */
 export function conformanceArgs(argv: readonly string[]): string[] {
   const at = argv.findIndex((a) => /(?:^|[\\/])src[\\/]cli[\\/]conformance\.ts$/.test(a));
-  return at < 0 ? [] : argv.slice(at + 1);
+  if (at < 0) return [];
+  // Where the evidence went is no part of what ran: a replay does not overwrite it.
+  const args = argv.slice(at + 1);
+  return args.filter((a, i) => !(a === '--har' || a.startsWith('--har=') || args[i - 1] === '--har'));
 }
 
 /** A word as the shell reads it back: plain when it is safe, single-quoted otherwise. */

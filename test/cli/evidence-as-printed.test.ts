@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VARIABLES } from '../../common/variables.ts';
 import { variablesOf } from '../../src/client/curl.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
-import { readBackResults } from '../../src/report/read-back.ts';
+import { readBackHar, readBackResults } from '../../src/report/read-back.ts';
 import { stagingThrough } from '../support/forwarding-proxy.ts';
 import { type NodeRun, runTs } from '../support/run-node.ts';
 
@@ -44,6 +44,8 @@ beforeAll(async () => {
       'auth-token',
       '--area',
       'generated',
+      '--har',
+      join(dir, 'har', 'traffic.har'),
     ],
     { env: { ...stagingThrough(origin, server.credentials, dir), CONFORMANCE_GENERATED: '40' } },
   );
@@ -112,6 +114,29 @@ describe('evidence that works as printed', () => {
       `seed <strong class="mono">${g?.seed}</strong>`,
     );
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain(g?.replay);
+  });
+
+  it('--har writes the exchanges as HAR 1.2: valid by its schema, each entry tagged with its check and rules, no secret', () => {
+    const text = readFileSync(join(dir, 'har', 'traffic.har'), 'utf8');
+    const har = readBackHar(JSON.parse(text));
+    if (!har.ok) throw new Error(har.reason);
+    const { entries } = har.value.log;
+    expect(har.value.log.version).toBe('1.2');
+    expect(entries.length).toBeGreaterThan(100);
+    for (const entry of entries) {
+      expect(entry._check).toBeTruthy();
+      expect(entry._rules.length + (entry._check.startsWith('ALIVE') ? 1 : 0)).toBeGreaterThan(0);
+    }
+    const failedFor = entries.flatMap((x) => x._failedChecks ?? []);
+    expect(failedFor).toEqual(expect.arrayContaining(['ERR-PATH', 'INV-ERROR-PATH']));
+    // ERR-PATH judged answers another check sent (shared work): tagged with both, and with ERR-05.
+    const errPath = entries.find((x) => x._failedChecks?.includes('ERR-PATH'));
+    expect([errPath?._check, ...(errPath?._alsoChecks ?? [])]).toContain('ERR-PATH');
+    expect(errPath?._rules).toContain('ERR-05');
+    for (const secret of Object.values(server.credentials).filter((v) => /secret/.test(v)))
+      expect(text).not.toContain(secret);
+    expect(text).toContain('[REDACTED]');
+    expect(run.stdout).toContain('traffic.har');
   });
 
   it("INV-ERROR-PATH's command sends the check's made-up wrong secret as it was", () => {

@@ -21,7 +21,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'unchecked-hints-'));
   const origin = new URL(server.apiBaseUrl).origin;
   run = await runTs('src/cli/conformance.ts', ['--area', 'rate-limit', '--area', 'api-key'], {
-    env: stagingThrough(origin, server.credentials, dir),
+    // In CI the run writes its HAR by default (reports/run.har): checked below.
+    env: { ...stagingThrough(origin, server.credentials, dir), CI: 'true' },
   });
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
     coverage: { unchecked: { id: string; why: string }[] };
@@ -50,6 +51,13 @@ describe('what would check a rule the run did not check', () => {
       expect(run.stdout).toContain(u.why);
     }
     expect(run.stdout).not.toMatch(/more characters\]/);
+  });
+
+  it('in CI, the run writes its exchanges as HAR beside the reports without being asked', () => {
+    const har = JSON.parse(readFileSync(join(dir, 'run.har'), 'utf8')) as {
+      log: { entries: { _check: string }[] };
+    };
+    expect(har.log.entries.some((x) => x._check.startsWith('KEY-'))).toBe(true);
   });
 
   it('the RATE rules say how large the burst was and where the limit is found', () => {
