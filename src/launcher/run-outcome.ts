@@ -7,7 +7,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { renderJunit } from '../../load/lib/summary/junit.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
-import type { LoadReport, RunVerdict } from '../../load/lib/summary/report.ts';
+import type { LoadReport, RunVerdict, Verdict } from '../../load/lib/summary/report.ts';
+import { findRule } from '../rules/catalogue.ts';
 
 /** What only the launcher knows of a run, once k6 has ended. */
 export type LaunchFacts = Pick<LoadReport, 'dashboard' | 'conformance'> & {
@@ -71,7 +72,7 @@ export function annotateReport(
   report: LoadReport,
   facts: LaunchFacts,
 ): LoadReport {
-  const annotated: LoadReport = { ...report };
+  const annotated: LoadReport = { ...report, verdicts: report.verdicts.map(withRuleTexts) };
   delete annotated.dashboard;
   delete annotated.conformance;
   if (facts.dashboard) annotated.dashboard = facts.dashboard;
@@ -85,6 +86,19 @@ export function annotateReport(
   }
   rewrite(reportDir, script, annotated);
   return annotated;
+}
+
+/**
+ * A verdict with its rules' level and the spec's words from the catalogue (k6 cannot load it), so
+ * the Markdown, JSON and JUnit outputs quote what the finding judged.
+ */
+export function withRuleTexts(v: Verdict): Verdict {
+  const ids = v.rules ?? (v.rule ? [v.rule] : []);
+  const texts = ids.flatMap((id) => {
+    const rule = findRule(id);
+    return rule ? [{ id, level: rule.level, text: rule.text, section: rule.section }] : [];
+  });
+  return texts.length ? { ...v, ruleTexts: texts } : v;
 }
 
 /** Marks the script's reports interrupted (writing a bare one when k6 left none); returns it. */

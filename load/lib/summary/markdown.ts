@@ -1,7 +1,7 @@
 // The Markdown report: a verdict line, the findings, thresholds, checks and the main metrics.
 import { markdownText } from '../../../common/safe-text.ts';
 import { limiterFileName, timelineOf } from './limiter-chart.ts';
-import { formatValue, type LoadReport } from './report.ts';
+import { formatValue, type LoadReport, NO_SPEC_RULE, rulesOfVerdict } from './report.ts';
 
 /** Cells must not break the table, nor carry markup or escapes: the one Markdown escaper. */
 function cell(text: string): string {
@@ -55,10 +55,13 @@ export function renderMarkdown(report: LoadReport): string {
     lines.push('');
   }
   if (report.verdicts.length) {
-    lines.push('| verdict | result | detail |', '|---|---|---|');
+    lines.push('| verdict | rule | result | detail |', '|---|---|---|---|');
     for (const v of report.verdicts) {
       const result = v.ok === null ? 'undecided' : v.ok ? 'pass' : '**FAIL**';
-      lines.push(`| ${cell(v.name)} | ${result} | ${cell(v.detail)} |`);
+      const rules = rulesOfVerdict(v);
+      lines.push(
+        `| ${cell(v.name)} | ${rules.length ? rules.map(cell).join('<br>') : cell(NO_SPEC_RULE)} | ${result} | ${cell(v.detail)} |`,
+      );
     }
     lines.push('');
   }
@@ -72,9 +75,11 @@ export function renderMarkdown(report: LoadReport): string {
   }
   lines.push('## Thresholds', '');
   if (report.thresholds.length) {
-    lines.push('| metric | threshold | result |', '|---|---|---|');
+    lines.push('| metric | threshold | measured | result |', '|---|---|---|---|');
     for (const t of report.thresholds) {
-      lines.push(`| ${cell(t.metric)} | ${cell(t.expression)} | ${t.ok ? 'pass' : '**FAIL**'} |`);
+      lines.push(
+        `| ${cell(t.metric)} | ${cell(t.expression)} | ${cell(t.measured ?? 'not measured')} | ${t.ok ? 'pass' : '**FAIL**'} |`,
+      );
     }
   } else {
     lines.push('None.');
