@@ -11,7 +11,7 @@ import type { LoadReport, RunVerdict, Verdict } from '../../load/lib/summary/rep
 import { findRule } from '../rules/catalogue.ts';
 
 /** What only the launcher knows of a run, once k6 has ended. */
-export type LaunchFacts = Pick<LoadReport, 'dashboard' | 'conformance'> & {
+export type LaunchFacts = Pick<LoadReport, 'dashboard' | 'conformance' | 'rerun'> & {
   /** Why the launcher left the pet traffic out (its preflight), shown as the "pets" figure. */
   petsLeftOut?: string;
 };
@@ -77,6 +77,7 @@ export function annotateReport(
   delete annotated.conformance;
   if (facts.dashboard) annotated.dashboard = facts.dashboard;
   if (facts.conformance) annotated.conformance = facts.conformance;
+  if (facts.rerun) annotated.rerun = facts.rerun;
   if (facts.petsLeftOut) {
     // The script only knows the pets were withheld; the reason is the launcher's.
     const pets = { label: 'pets', value: `not listed: ${facts.petsLeftOut}` };

@@ -125,3 +125,19 @@ describe('each finding carries its rules, their level and the spec words', () =>
     expect(found.verdicts.find((v) => v.name.startsWith('flag data'))?.rules).toEqual(['FLG-02']);
   });
 });
+
+describe('a failed finding says how to see it again', () => {
+  it('the launcher adds the command that runs the probe again; the Markdown shows it, a failed JUnit case carries it', () => {
+    const again = { ...report, rerun: 'npm run load:rate-limit -- --profile smoke' };
+    expect(renderMarkdown(again)).toContain('Run it again: `npm run load:rate-limit -- --profile smoke`');
+    const xml = new XMLParser({ ignoreAttributes: false }).parse(renderJunit(again));
+    const cases = [xml.testsuites.testsuite.testcase].flat() as {
+      '@_name': string;
+      failure?: { '@_message': string };
+    }[];
+    const failed = cases.find((c) => c['@_name'].startsWith('a caller over the limit'));
+    expect(failed?.failure?.['@_message']).toContain('run again: npm run load:rate-limit -- --profile smoke');
+    const back = readBackLoadReport(JSON.parse(JSON.stringify(again)));
+    expect(back.ok ? 'valid' : back.reason).toBe('valid');
+  });
+});

@@ -45,7 +45,9 @@ function cases(report: LoadReport): Case[] {
       // The rule ids end the name, as the conformance cases' do ("... [RATE-01]"); a failure quotes them.
       const ids = v.rules ?? (v.rule ? [v.rule] : []);
       const quoted = rulesOfVerdict(v);
-      const detail = quoted.length ? `${v.detail} (${quoted.join('; ')})` : v.detail;
+      const rules = quoted.length ? `${v.detail} (${quoted.join('; ')})` : v.detail;
+      // A failed finding says how to see it again.
+      const detail = v.ok === false && report.rerun ? `${rules}; run again: ${report.rerun}` : rules;
       return {
         classname: `${prefix}.analysis`,
         name: ids.length ? `${v.name} [${ids.join(', ')}]` : v.name,

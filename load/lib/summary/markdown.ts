@@ -49,6 +49,7 @@ export function renderMarkdown(report: LoadReport): string {
     '',
   );
   lines.push(...besideLines(report));
+  if (report.rerun) lines.push(`Run it again: \`${report.rerun.replace(/`/g, "'")}\``, '');
   if (report.figures.length) {
     lines.push('## Findings', '', '| | |', '|---|---|');
     for (const f of report.figures) lines.push(`| ${cell(f.label)} | ${cell(f.value)} |`);

@@ -95,6 +95,8 @@ export interface LoadReport {
   dashboard?: { file: string } | { missing: string };
   /** Added by the launcher: the conformance run of the same folder against the same target. */
   conformance?: ConformanceBeside;
+  /** Added by the launcher: the command that runs the same probe again (its arguments, secrets hidden). */
+  rerun?: string;
 }
 
 /** The conformance run a load run sits beside (reports/index.html of the same folder). */
