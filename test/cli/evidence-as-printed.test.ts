@@ -140,7 +140,7 @@ describe('evidence that works as printed', () => {
   });
 
   it("INV-ERROR-PATH's command sends the check's made-up wrong secret as it was", () => {
-    const line = run.stdout.split('\n').find((l, i, all) => all[i - 2]?.startsWith('failed INV-ERROR-PATH'));
+    const line = run.stdout.split('\n').find((_l, i, all) => all[i - 2]?.startsWith('failed INV-ERROR-PATH'));
     expect(line).toMatch(/^ {2}reproduce with: curl -i /);
     expect(line).not.toContain('HIDDEN_');
   });
