@@ -145,6 +145,7 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
           rules: ['RATE-01'],
           ok: false,
           detail: `refused with HTTP ${tally.refusalStatuses.join(', ')} instead of 429`,
+          ...(tally.sample && tally.sample.status !== 429 ? { sample: tally.sample } : {}),
           rule: 'RATE-01',
           // A 5xx refusal is a server error, never "inconclusive".
           kind: tally.refusalStatuses.some((status) => status >= 500) ? 'server-error' : 'status',
@@ -182,6 +183,7 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
           : tally.malformed429 === 0
             ? `${tally.limited} checked`
             : `${tally.malformed429} of ${tally.limited} malformed: ${tally.malformedReasons.join('; ')}`,
+      ...(tally.malformed429 > 0 && tally.sample?.status === 429 ? { sample: tally.sample } : {}),
     },
     {
       name: 'a request after waiting Retry-After succeeds',

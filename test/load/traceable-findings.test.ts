@@ -141,3 +141,34 @@ describe('a failed finding says how to see it again', () => {
     expect(back.ok ? 'valid' : back.reason).toBe('valid');
   });
 });
+
+describe('a failed finding shows a sample exchange', () => {
+  it('the probe keeps the first answer a failure is about; the finding carries it into the Markdown and JUnit', async () => {
+    const { runLimitProbe } = await import('../../load/lib/limit-probe.ts');
+    const { simulatedIO } = await import('./simulated-limiter.ts');
+    const { rateLimitFindings } = await import('../../load/lib/rate-limit-findings.ts');
+    const { readRatePlan } = await import('../../load/lib/rate-plan.ts');
+    // A limiter that answers 500 where it should answer 429.
+    const result = runLimitProbe(simulatedIO({ limit: { limit: 10, windowSeconds: 1 }, fault: '500' }), {
+      ...(await import('../../load/lib/limit-probe.ts')).DEFAULT_LIMITS,
+      budgetMs: 60_000,
+      maxBurst: 2000,
+    });
+    expect(result.tally.sample).toMatchObject({ status: 500, why: 'refused with HTTP 500 instead of 429' });
+    const found = rateLimitFindings(result, readRatePlan({}, 'smoke'));
+    const failed = found.verdicts.find((v) => v.name.startsWith('a caller over the limit'));
+    expect(failed?.sample?.status).toBe(500);
+    const r = buildReport(data, {
+      script: 'rate-limit',
+      target: { name: 'local', apiBaseUrl: 'http://127.0.0.1:1/api/' },
+      finishedAt: new Date('2026-11-28T10:00:00Z'),
+      verdicts: found.verdicts.map(withRuleTexts),
+    });
+    const md = renderMarkdown(r);
+    expect(md).toContain('refused with HTTP 500 instead of 429; the first such answer (HTTP 500):');
+    expect(md).toMatch(/```http\nHTTP 500\n/);
+    expect(renderJunit(r)).toContain('first such answer: HTTP 500');
+    const back = readBackLoadReport(JSON.parse(JSON.stringify(r)));
+    expect(back.ok ? 'valid' : back.reason).toBe('valid');
+  });
+});

@@ -47,7 +47,11 @@ function cases(report: LoadReport): Case[] {
       const quoted = rulesOfVerdict(v);
       const rules = quoted.length ? `${v.detail} (${quoted.join('; ')})` : v.detail;
       // A failed finding says how to see it again.
-      const detail = v.ok === false && report.rerun ? `${rules}; run again: ${report.rerun}` : rules;
+      const seen =
+        v.ok === false && v.sample
+          ? `${rules}; first such answer: HTTP ${v.sample.status}${v.sample.body ? ` ${v.sample.body.slice(0, 300)}` : ''}`
+          : rules;
+      const detail = v.ok === false && report.rerun ? `${seen}; run again: ${report.rerun}` : seen;
       return {
         classname: `${prefix}.analysis`,
         name: ids.length ? `${v.name} [${ids.join(', ')}]` : v.name,

@@ -1,5 +1,5 @@
 // The Markdown report: a verdict line, the findings, thresholds, checks and the main metrics.
-import { markdownText } from '../../../common/safe-text.ts';
+import { markdownCodeBlock, markdownText, terminalText } from '../../../common/safe-text.ts';
 import { limiterFileName, timelineOf } from './limiter-chart.ts';
 import { formatValue, type LoadReport, NO_SPEC_RULE, rulesOfVerdict } from './report.ts';
 
@@ -65,6 +65,25 @@ export function renderMarkdown(report: LoadReport): string {
       );
     }
     lines.push('');
+    // A failed finding's evidence, under the table: the answer it is about, as the target sent it.
+    for (const v of report.verdicts.filter((x) => x.ok === false && x.sample)) {
+      const s = v.sample;
+      if (!s) continue;
+      const headers = Object.entries(s.headers).map(([n, h]) => `${n}: ${h}`);
+      lines.push(
+        `**${cell(v.name)}**: ${cell(s.why)}; the first such answer (HTTP ${s.status}):`,
+        '',
+        // The target's words: control characters shown, no line a CI runner would take as a command.
+        ...markdownCodeBlock(
+          terminalText([`HTTP ${s.status}`, ...headers, '', s.body ?? '(body not read)'].join('\n'), {
+            lines: true,
+            max: 2000,
+          }),
+          'http',
+        ),
+        '',
+      );
+    }
   }
   if (timelineOf(report.analysis)) {
     lines.push(

@@ -24,6 +24,8 @@ export interface Verdict {
    * (the launcher: k6 cannot load the catalogue), so every output quotes what was judged.
    */
   ruleTexts?: RuleText[];
+  /** A failed finding's evidence: the first answer it is about (status, headers, body cut). */
+  sample?: { why: string; status: number; headers: Record<string, string>; body?: string };
 }
 
 /** A rule as a load report quotes it. */
