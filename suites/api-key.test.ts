@@ -3,7 +3,7 @@
 import { ensure, expectRefusal, expectStatus, is2xx } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { acceptedNearMisses, addressClaims, nearMisses } from '../src/checks/near-miss.ts';
-import { requestFor } from '../src/checks/operation-requests.ts';
+import { madeUp, requestFor } from '../src/checks/operation-requests.ts';
 import { operations } from '../src/contract/index.ts';
 
 const apiKeyOperations = operations().filter((op) => op.security.includes('apiKey'));
@@ -36,7 +36,7 @@ area('api-key', () => {
       async (t) => {
         const auth = keyHeaders(t.config.credentials.apiKeyId, 'wrong-secret-for-conformance');
         expectRefusal(
-          await t.client.request(requestFor(op, t.config, auth)),
+          await t.client.request(madeUp(requestFor(op, t.config, auth))),
           `${route} with a wrong key secret`,
         );
       },
@@ -51,7 +51,7 @@ area('api-key', () => {
       async (t) => {
         const auth = keyHeaders('conformance-unknown-key', 'conformance-unknown-secret');
         expectRefusal(
-          await t.client.request(requestFor(op, t.config, auth)),
+          await t.client.request(madeUp(requestFor(op, t.config, auth))),
           `${route} with an unknown key id`,
         );
       },

@@ -14,8 +14,16 @@ import { acceptedNearMisses, nearMisses } from '../src/checks/near-miss.ts';
 import type { ApiClient } from '../src/client/index.ts';
 import { type TokenResponse, type Unchecked, validateResponse } from '../src/contract/index.ts';
 
-function requestToken(client: ApiClient, body: unknown) {
-  return client.request({ service: 'main', method: 'POST', path: 'v1/auth/token', auth: 'none', body });
+/** `made`: the check wrote the credentials itself (no near miss of a secret): its command sends them. */
+function requestToken(client: ApiClient, body: unknown, made = false) {
+  return client.request({
+    service: 'main',
+    method: 'POST',
+    path: 'v1/auth/token',
+    auth: 'none',
+    body,
+    ...(made ? { madeUp: true } : {}),
+  });
 }
 
 area('auth-token', () => {
@@ -55,6 +63,8 @@ area('auth-token', () => {
     },
   );
 
+  // Each body holds the configured values whole or values the check wrote (madeUp, as sent in
+  // their commands); the near misses of the secret below are derived from it and stay hidden.
   const refusals: { id: string; title: string; body: (clientId: string, clientSecret: string) => unknown }[] =
     [
       {
@@ -90,6 +100,7 @@ area('auth-token', () => {
         const res = await requestToken(
           t.client,
           refusal.body(t.config.credentials.clientId, t.config.credentials.clientSecret),
+          true,
         );
         const body = expectRefusal(res, `POST /v1/auth/token: ${refusal.title}`) as Unchecked<TokenResponse>;
         expect(body.access_token, 'a refused token request must not carry an access_token').toBeUndefined();

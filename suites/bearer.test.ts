@@ -4,7 +4,7 @@
 import { ensure, expectRefusal, expectStatus } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { acceptedNearMisses, nearMisses } from '../src/checks/near-miss.ts';
-import { isProtected, refusedSchemes, requestFor } from '../src/checks/operation-requests.ts';
+import { isProtected, madeUp, refusedSchemes, requestFor } from '../src/checks/operation-requests.ts';
 import { skipUnlessBearerTaken } from '../src/checks/route-schemes.ts';
 import { operations } from '../src/contract/index.ts';
 
@@ -51,7 +51,7 @@ area('bearer', () => {
         },
         async (t) => {
           expectRefusal(
-            await t.client.request(requestFor(op, t.config, FOREIGN_TOKEN)),
+            await t.client.request(madeUp(requestFor(op, t.config, FOREIGN_TOKEN))),
             `${route} with a foreign token`,
           );
         },
@@ -68,7 +68,10 @@ area('bearer', () => {
         async (t) => {
           for (const m of MALFORMED) {
             const auth = { headers: { authorization: m.authorization } };
-            expectRefusal(await t.client.request(requestFor(op, t.config, auth)), `${route} with ${m.what}`);
+            expectRefusal(
+              await t.client.request(madeUp(requestFor(op, t.config, auth))),
+              `${route} with ${m.what}`,
+            );
           }
         },
       );
@@ -110,7 +113,10 @@ area('bearer', () => {
           const token = await t.client.tokens.getToken();
           for (const m of schemeNearMisses(token)) {
             const auth = { headers: { authorization: m.authorization } };
-            expectRefusal(await t.client.request(requestFor(op, t.config, auth)), `${route} with ${m.what}`);
+            expectRefusal(
+              await t.client.request(madeUp(requestFor(op, t.config, auth))),
+              `${route} with ${m.what}`,
+            );
           }
         },
       );

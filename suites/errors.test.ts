@@ -1,6 +1,7 @@
 // The error body, checked field by field on every kind of error the suite provokes, across routes.
 
 import {
+  about,
   type ErrorBodyLike,
   ensure,
   expectRefusal,
@@ -45,7 +46,14 @@ async function provoke(client: ApiClient): Promise<ProvokedError[]> {
     {
       what: 'GET /v1/feature-flags with a token the service never issued',
       route: '/v1/feature-flags',
-      req: { service: 'main', method: 'GET', path: 'v1/feature-flags', auth: WRONG_BEARER, renew: false },
+      req: {
+        service: 'main',
+        method: 'GET',
+        path: 'v1/feature-flags',
+        auth: WRONG_BEARER,
+        renew: false,
+        madeUp: true,
+      },
     },
     {
       what: 'POST /v1/auth/token with a wrong client secret',
@@ -56,6 +64,7 @@ async function provoke(client: ApiClient): Promise<ProvokedError[]> {
         path: 'v1/auth/token',
         auth: 'none',
         body: { client_id: 'conformance-unknown-client', client_secret: 'wrong-secret' },
+        madeUp: true,
       },
     },
   ];
@@ -131,7 +140,9 @@ area('errors', () => {
     { id: 'ERR-MESSAGE', title: 'every error carries the error body with its message', rules: ['ERR-01'] },
     async (t) => {
       for (const p of await errors(t)) {
-        expect(typeof bodyOf(p).message, `${p.what}: message`).toBe('string');
+        await about(p.res, () => {
+          expect(typeof bodyOf(p).message, `${p.what}: message`).toBe('string');
+        });
       }
     },
   );
@@ -143,7 +154,8 @@ area('errors', () => {
       rules: ['ERR-02'],
     },
     async (t) => {
-      for (const p of await errors(t)) expectValid(validateErrorBody(bodyOf(p)), `${p.what}: the error body`);
+      for (const p of await errors(t))
+        await about(p.res, () => expectValid(validateErrorBody(bodyOf(p)), `${p.what}: the error body`));
     },
   );
 
@@ -151,7 +163,9 @@ area('errors', () => {
     { id: 'ERR-STATUS-CODE', title: 'status_code equals the HTTP status', rules: ['ERR-03'] },
     async (t) => {
       for (const p of await errors(t)) {
-        expect(bodyOf(p).status_code, `${p.what}: status_code vs HTTP ${p.res.status}`).toBe(p.res.status);
+        await about(p.res, () => {
+          expect(bodyOf(p).status_code, `${p.what}: status_code vs HTTP ${p.res.status}`).toBe(p.res.status);
+        });
       }
     },
   );
@@ -160,12 +174,14 @@ area('errors', () => {
     { id: 'ERR-TIMESTAMP', title: 'timestamp is an ISO 8601 date-time', rules: ['ERR-04'] },
     async (t) => {
       for (const p of await errors(t)) {
-        const timestamp = bodyOf(p).timestamp;
-        const valid =
-          typeof timestamp === 'string' &&
-          ISO_DATE_TIME.test(timestamp) &&
-          !Number.isNaN(Date.parse(timestamp));
-        ensure(valid, `${p.what}: timestamp ${JSON.stringify(timestamp)} is not ISO 8601`);
+        await about(p.res, () => {
+          const timestamp = bodyOf(p).timestamp;
+          const valid =
+            typeof timestamp === 'string' &&
+            ISO_DATE_TIME.test(timestamp) &&
+            !Number.isNaN(Date.parse(timestamp));
+          ensure(valid, `${p.what}: timestamp ${JSON.stringify(timestamp)} is not ISO 8601`);
+        });
       }
     },
   );
@@ -174,11 +190,13 @@ area('errors', () => {
     { id: 'ERR-PATH', title: 'path names the route that caused the error', rules: ['ERR-05'] },
     async (t) => {
       for (const p of await errors(t)) {
-        const path = bodyOf(p).path;
-        ensure(
-          typeof path === 'string' && namesRoute(path, p.route),
-          `${p.what}: path ${JSON.stringify(path)} does not name ${p.route}`,
-        );
+        await about(p.res, () => {
+          const path = bodyOf(p).path;
+          ensure(
+            typeof path === 'string' && namesRoute(path, p.route),
+            `${p.what}: path ${JSON.stringify(path)} does not name ${p.route}`,
+          );
+        });
       }
     },
   );
@@ -191,12 +209,14 @@ area('errors', () => {
     },
     async (t) => {
       for (const p of await errors(t)) {
-        const { errors: list } = bodyOf(p);
-        // "filled when the error has several messages": absent with one message is the spec's.
-        ensure(
-          list === undefined || (Array.isArray(list) && list.every((m) => typeof m === 'string')),
-          `${p.what}: errors is ${JSON.stringify(list)}, not an array of strings`,
-        );
+        await about(p.res, () => {
+          const { errors: list } = bodyOf(p);
+          // "filled when the error has several messages": absent with one message is the spec's.
+          ensure(
+            list === undefined || (Array.isArray(list) && list.every((m) => typeof m === 'string')),
+            `${p.what}: errors is ${JSON.stringify(list)}, not an array of strings`,
+          );
+        });
       }
     },
   );
@@ -205,10 +225,12 @@ area('errors', () => {
     { id: 'ERR-JSON', title: 'error responses are JSON with a JSON content type', rules: ['ERR-07'] },
     async (t) => {
       for (const p of await errors(t)) {
-        expect(isJsonContentType(p.res), `${p.what}: content type ${p.res.headers['content-type']}`).toBe(
-          true,
-        );
-        ensure(p.res.isJson, `${p.what}: body is not JSON`);
+        await about(p.res, () => {
+          expect(isJsonContentType(p.res), `${p.what}: content type ${p.res.headers['content-type']}`).toBe(
+            true,
+          );
+          ensure(p.res.isJson, `${p.what}: body is not JSON`);
+        });
       }
     },
   );

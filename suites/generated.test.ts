@@ -71,30 +71,33 @@ area('generated', () => {
     for (const k of kinds) {
       if (k.kind === 'invalid' && mutationsOf(requestSchemas(op.operationId)).length === 0) continue;
       const declare = () =>
-        check({ id: k.id, title: k.title, rules: k.rules, guarded }, async (t) => {
-          if (budget === 0) t.skip('CONFORMANCE_GENERATED=0 switches generated requests off');
-          const planned = typeof k.runs === 'number' ? k.runs : Object.keys(k.runs).length;
-          if (planned === 0) t.skip(`the budget of ${budget} requests leaves none for ${route}`);
-          const run = await runGenerated({
-            kind: k.kind,
-            operationId: op.operationId,
-            config: t.config,
-            seed,
-            runs: k.runs,
-          });
-          t.attach(run.exchanges);
-          if (run.failure) {
-            t.fail(run.failure.message, {
-              ...(run.failure.exchange ? { exchange: run.failure.exchange } : {}),
-              replay: replayCommand(loaded.settings, run.failure.rule),
+        check(
+          { id: k.id, title: k.title, rules: k.rules, guarded, generation: { seed, budget } },
+          async (t) => {
+            if (budget === 0) t.skip('CONFORMANCE_GENERATED=0 switches generated requests off');
+            const planned = typeof k.runs === 'number' ? k.runs : Object.keys(k.runs).length;
+            if (planned === 0) t.skip(`the budget of ${budget} requests leaves none for ${route}`);
+            const run = await runGenerated({
+              kind: k.kind,
+              operationId: op.operationId,
+              config: t.config,
+              seed,
+              runs: k.runs,
             });
-          }
-          if (run.unavailable) t.skip(run.unavailable);
-          if (run.passed === 0) {
-            const why = [...new Set(run.inconclusive)].join('; ');
-            t.skip(`inconclusive: none of ${run.requests} requests could be judged (${why})`);
-          }
-        });
+            t.attach(run.exchanges);
+            if (run.failure) {
+              t.fail(run.failure.message, {
+                ...(run.failure.exchange ? { exchange: run.failure.exchange } : {}),
+                replay: replayCommand(loaded.settings, run.failure.rule),
+              });
+            }
+            if (run.unavailable) t.skip(run.unavailable);
+            if (run.passed === 0) {
+              const why = [...new Set(run.inconclusive)].join('; ');
+              t.skip(`inconclusive: none of ${run.requests} requests could be judged (${why})`);
+            }
+          },
+        );
       declared.push({ declare, requests: plannedRequests(k.runs) });
     }
   }

@@ -63,6 +63,7 @@ export function flagCacheFindings(
   const verdicts: Verdict[] = [
     {
       name: `flag data does not change within ${plan.windowSeconds} s of a renewal`,
+      rules: ['FLG-02'],
       ok: decided ? violations === 0 : null,
       detail: decided
         ? `${violations} violation(s)`

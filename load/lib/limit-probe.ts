@@ -104,6 +104,25 @@ export interface LimitMeasurement {
   timing?: ProbeTiming;
 }
 
+/** An answer of the probe as a report shows it. */
+export interface SampleAnswer {
+  /** Why it is the sample: "refused with 503 instead of 429", "a malformed 429". */
+  why: string;
+  status: number;
+  headers: Record<string, string>;
+  /** Cut; absent when the probe did not read it (a burst's bodies are discarded). */
+  body?: string;
+}
+
+const SAMPLE_BODY = 1000;
+
+function sampleOf(a: ProbeAnswer, why: string): SampleAnswer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(a.headers)) if (value !== undefined) headers[name] = value;
+  const body = typeof a.body === 'string' ? a.body.slice(0, SAMPLE_BODY) : undefined;
+  return { why, status: a.status, headers, ...(body === undefined ? {} : { body }) };
+}
+
 export interface ProbeTally {
   accepted: number;
   limited: number;
@@ -123,6 +142,12 @@ export interface ProbeTally {
    * after the wait they announced; `refused` requests sent after that wait and refused anyway.
    */
   afterRetryAfter: { honoured: number; refused: number };
+  /**
+   * The first answer a failure is about, kept as evidence: a refusal other than 429, else a 429
+   * whose error body or Retry-After is wrong. Its body cut to SAMPLE_BODY characters (the report's
+   * secret filter runs over it like over every text).
+   */
+  sample?: SampleAnswer;
 }
 
 /** What one send of the probe met: the limiter drawn over time (limiter-chart.ts). */
@@ -254,6 +279,9 @@ class Probe {
       if (a.status !== 429) {
         t.serverErrors++;
         if (!t.refusalStatuses.includes(a.status)) t.refusalStatuses.push(a.status);
+        // A refusal that is not 429 is the evidence of the limiter's verdict: it wins over a 429's.
+        if (t.sample === undefined || t.sample.status === 429)
+          t.sample = sampleOf(a, `refused with HTTP ${a.status} instead of 429`);
         continue;
       }
       t.limited++;
@@ -262,6 +290,7 @@ class Probe {
       const wait = retryAfterSeconds(header(a.headers, 'retry-after'), a.receivedAtMs);
       if (wait === undefined) problems.push('no usable Retry-After');
       if (problems.length) {
+        t.sample ??= sampleOf(a, `a 429 with ${problems.join('; ')}`);
         t.malformed429++;
         for (const p of problems) if (!t.malformedReasons.includes(p)) t.malformedReasons.push(p);
       }

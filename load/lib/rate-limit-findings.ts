@@ -142,21 +142,30 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
     ? refusedOtherwise && tally.limited === 0
       ? {
           name: 'a caller over the limit is answered 429',
+          rules: ['RATE-01'],
           ok: false,
           detail: `refused with HTTP ${tally.refusalStatuses.join(', ')} instead of 429`,
+          ...(tally.sample && tally.sample.status !== 429 ? { sample: tally.sample } : {}),
           rule: 'RATE-01',
           // A 5xx refusal is a server error, never "inconclusive".
           kind: tally.refusalStatuses.some((status) => status >= 500) ? 'server-error' : 'status',
         }
-      : { name: 'a caller over the limit is answered 429', ok: true, detail: `${tally.limited} × 429` }
+      : {
+          name: 'a caller over the limit is answered 429',
+          rules: ['RATE-01'],
+          ok: true,
+          detail: `${tally.limited} × 429`,
+        }
     : notLimitedFails
       ? {
           name: 'a caller over the limit is answered 429',
+          rules: ['RATE-01'],
           ok: false,
           detail: `no refusal: ${[...declaredOff, ...expectedOff].join('; ')}`,
         }
       : {
           name: 'a caller over the limit is answered 429',
+          rules: ['RATE-01'],
           ok: null,
           detail: slow
             ? `${limit.method}, but ${slow}`
@@ -166,6 +175,7 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
     limiterVerdict,
     {
       name: 'every 429 carries the error body and Retry-After',
+      rules: ['RATE-02', 'RATE-03'],
       ok: tally.limited === 0 ? null : tally.malformed429 === 0,
       detail:
         tally.limited === 0
@@ -173,9 +183,11 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
           : tally.malformed429 === 0
             ? `${tally.limited} checked`
             : `${tally.malformed429} of ${tally.limited} malformed: ${tally.malformedReasons.join('; ')}`,
+      ...(tally.malformed429 > 0 && tally.sample?.status === 429 ? { sample: tally.sample } : {}),
     },
     {
       name: 'a request after waiting Retry-After succeeds',
+      rules: ['RATE-04'],
       ok: tally.afterRetryAfter.refused > 0 ? false : tally.afterRetryAfter.honoured > 0 ? true : null,
       detail:
         tally.afterRetryAfter.refused > 0
@@ -186,6 +198,7 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
     },
     {
       name: 'no 5xx while probing',
+      rules: ['GNR-01'],
       ok: tally.serverErrors === 0,
       detail: `${tally.serverErrors} answers 5xx or none`,
     },

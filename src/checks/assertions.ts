@@ -20,6 +20,20 @@ export function ensure(
   throw new CheckFailed({ message, ...details }, about);
 }
 
+/**
+ * Runs expectations about one response of several: a failure that names no response of its own
+ * names this one, so the reports mark its exchange (not "which of the 9 exchanges failed is not
+ * known").
+ */
+export async function about<T>(res: ApiResponse, expectations: () => T | Promise<T>): Promise<T> {
+  try {
+    return await expectations();
+  } catch (error) {
+    if (error instanceof CheckFailed && error.about === undefined) throw new CheckFailed(error.failure, res);
+    throw error;
+  }
+}
+
 /** The response a failed expectation named, if any. */
 export function failedResponseOf(error: unknown): ApiResponse | undefined {
   return error instanceof CheckFailed ? (error.about as ApiResponse | undefined) : undefined;

@@ -20,7 +20,7 @@ import { areaOfTags, areaTag } from '../rules/tags.ts';
 import { ensure, failedResponseOf } from './assertions.ts';
 import { type ControlClient, controlOf } from './control.ts';
 import { CheckFailed, type CheckFailure, reasonOf, withRule } from './failure.ts';
-import type { CheckMeta } from './meta.ts';
+import type { CheckMeta, Generation } from './meta.ts';
 import { serverFailureOf } from './server-failure.ts';
 
 export interface CheckSpec {
@@ -34,6 +34,8 @@ export interface CheckSpec {
   timeoutMs?: number;
   /** Runs alone, in its place: it changes state other checks of the area observe (flags, clock). */
   sequential?: boolean;
+  /** The generated requests' seed and budget (the generated checks): the reports name them. */
+  generation?: Generation;
 }
 
 export interface CheckContext {
@@ -206,6 +208,7 @@ export function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>)
         rules: spec.rules,
         level,
         exchanges: [],
+        ...(spec.generation ? { generation: spec.generation } : {}),
       };
       ctx.task.meta.conformance = meta;
 

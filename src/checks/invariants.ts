@@ -11,6 +11,7 @@
 
 import { isJsonMediaType } from '../../common/media-type.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
+import { reproducible } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type OperationInfo, operations, validateErrorBody, validateResponse } from '../contract/index.ts';
 import { type Area, failsTheRun, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
@@ -461,6 +462,7 @@ export function judgeInvariants(
     const breaches: Breach[] = [];
     const started = clock.now();
     let overBudget = false;
+    let anyReproducible = false;
     for (const { checkId, exchange, at } of located) {
       if (clock.now() - started > clock.budgetMs) {
         overBudget = true;
@@ -472,7 +474,13 @@ export function judgeInvariants(
       if (problem === '') continue;
       broken++;
       if (breaches.length < MAX_BREACHES) breaches.push({ checkId, exchange, problem });
+      else if (!anyReproducible && reproducible(exchange))
+        breaches[MAX_BREACHES - 1] = { checkId, exchange, problem };
+      anyReproducible ||= reproducible(exchange);
     }
+    // The exchange shown first (and named in the reason) is one whose command runs as printed: a
+    // request with a credential the check derived from a secret has none (src/report/reproduce.ts).
+    breaches.sort((a, b) => Number(reproducible(b.exchange)) - Number(reproducible(a.exchange)));
     const rule = findRule(inv.rules[0] ?? '');
     const base = {
       id: inv.id,

@@ -5,6 +5,12 @@ import type { TargetConfig, TargetSettings } from '../config/index.ts';
 import type { Area, RuleLevel } from '../rules/catalogue.ts';
 import type { CheckFailure } from './failure.ts';
 
+/** The seed and budget of a run's generated requests: the same two replay the run's requests. */
+export interface Generation {
+  seed: number;
+  budget: number;
+}
+
 export interface CheckMeta {
   checkId: string;
   title: string;
@@ -22,6 +28,8 @@ export interface CheckMeta {
   replay?: string;
   /** The failure as data, its secrets redacted: what every report renders (failure.ts). */
   failure?: CheckFailure;
+  /** A generated check's seed and budget (the reporter names them once for the run). */
+  generation?: Generation;
 }
 
 /** What the reporter shows of the target: never a credential. */
@@ -51,6 +59,8 @@ export interface HandedOver {
   baseline?: string;
   /** The reports folder whose history/ holds the comparison point (a selection reports to filtered/). */
   historyDir?: string;
+  /** --har FILE: where the run's exchanges go as HAR 1.2 (src/report/har.ts). */
+  har?: string;
 }
 
 declare module 'vitest' {

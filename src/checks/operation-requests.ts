@@ -48,3 +48,6 @@ export function refusedSchemes(op: OperationInfo): ('apiKey' | 'bearer')[] {
 export function isProtected(op: OperationInfo): boolean {
   return op.security.length > 0;
 }
+
+/** The request with every value written by the check (ApiRequest.madeUp): its command sends them. */
+export const madeUp = (req: ApiRequest): ApiRequest => ({ ...req, madeUp: true });

@@ -4,7 +4,7 @@
 // 130 / 143 interrupted by SIGINT / SIGTERM (the reports say what ran). A run that selects checks
 // (--rule, --check, --last-failed) writes its reports to <reports>/filtered/, never over the full
 // run's (src/cli/selection.ts).
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { terminalText } from '../../common/safe-text.ts';
 import type { HandedOver } from '../checks/meta.ts';
@@ -30,7 +30,7 @@ import {
 } from './selection.ts';
 
 const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [--check ID ...] [--last-failed]
-                           [--baseline FILE] [--list-rules] [--verbose] [--version]
+                           [--baseline FILE] [--list-rules] [--verbose] [--har FILE] [--version]
   --area NAME      run only the suites of these spec areas (${AREAS.join(', ')})
   --rule ID        run only the checks of these rules (e.g. PAG-12); a check id is taken as --check
   --check ID       run only these checks, by the id a failure prints (PAG-BEYOND-STATUS); * and ?
@@ -39,6 +39,7 @@ const USAGE = `usage: npm run conformance [-- --area NAME ...] [--rule ID ...] [
   --baseline FILE  compare with this results.json in place of the last complete run of this target
   --list-rules     list the rule catalogue with the checks that cover each rule
   --verbose        keep the stack frames of check failures, for debugging the suite
+  --har FILE       write the run's exchanges as HAR 1.2, secrets replaced (in CI: reports/run.har)
   --version        print the suite's name and version
   -h, --help       this text
 
@@ -76,6 +77,7 @@ function parse() {
         version: { type: 'boolean', default: false },
         'list-rules': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
+        har: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -202,6 +204,7 @@ async function main(): Promise<void> {
     ...(args.baseline !== undefined ? { baseline: args.baseline } : {}),
     // Compared with the full run's comparison point, which lives beside the full run's reports.
     ...(described ? { historyDir } : {}),
+    ...(args.har ? { har: resolve(args.har) } : {}),
   };
   if (loaded.settings.target !== 'local') {
     // Loaded here: the client and the report writers take a while to load, during which a signal

@@ -307,6 +307,15 @@ async function main(): Promise<void> {
   await exitAfterOutput(exit.code);
 }
 
+/** `npm run load:<script> -- <its arguments>`, each secret value hidden (an --env may carry one). */
+function rerunCommand(argv: readonly string[], secrets: readonly string[]): string {
+  const [script, ...rest] = argv;
+  const quoted = rest.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`));
+  return createSecretFilter(secrets).text(
+    `npm run load:${script}${quoted.length ? ` -- ${quoted.join(' ')}` : ''}`,
+  );
+}
+
 /**
  * A run that never started: its "did not run" entry in the reports folder (run-outcome.ts), and the
  * conformance page of its target rendered again to list it. Never stops the refusal it records.
@@ -355,6 +364,7 @@ async function besideTheRun(
       : (noDashboard ?? { missing: 'k6 wrote none (it writes none for a run shorter than two seconds)' }),
     conformance: conformanceBeside(readConformanceResults(reportDir), report.target),
     ...(petsLeftOut ? { petsLeftOut } : {}),
+    rerun: rerunCommand(process.argv.slice(2), secrets),
   });
   if (written) process.stderr.write(`load: dashboard report ${dashboard}\n`);
   if (await refreshConformancePage(reportDir, report.target, createSecretFilter(secrets))) {

@@ -53,6 +53,7 @@ export function createApiClient(config: TargetConfig, options: ClientOptions = {
       retryOn429: req.retryOn429 ?? true,
       renew: req.auth === 'bearer' && req.renew !== false,
       generated: req.generated === true,
+      madeUp: req.madeUp === true,
     });
 
   async function fetchToken(): Promise<string> {

@@ -5,8 +5,9 @@
 // obtained), which the shell expands to the same bytes, inside a JSON body too. Nothing edits the
 // line as text afterwards.
 import { printableCommand } from '../../common/safe-text.ts';
+import { VARIABLES } from '../../common/variables.ts';
 import type { ReplayPart, ReplayRequest } from './replay.ts';
-import { replayVariables } from './replay.ts';
+import { ACCESS_TOKEN, replayVariables } from './replay.ts';
 import type { RecordedExchange } from './types.ts';
 
 /** Headers curl writes itself from the URL and the body. */
@@ -107,6 +108,17 @@ export function curlOf(exchange: RecordedExchange): string {
 /** The variables a command of this exchange needs exported, each once. */
 export function curlVariables(exchange: RecordedExchange): string[] {
   return replayVariables(replayOfExchange(exchange));
+}
+
+/** The variables a person sets: the rows of `.env` (docs/configuration.md). */
+const SETTABLE = new Set(VARIABLES.map((v) => v.name));
+
+/** A variable a command may expand: a row of `.env`, or the token a command fetches first. */
+export const settable = (variable: string): boolean => variable === ACCESS_TOKEN || SETTABLE.has(variable);
+
+/** Whether an exchange's command runs as printed: only settable variables, only printable text. */
+export function reproducible(exchange: RecordedExchange): boolean {
+  return curlVariables(exchange).every(settable) && printableCommand(curlOf(exchange)) !== undefined;
 }
 
 /** The variables named in a rendered command (for tests and the lines that say what to export). */

@@ -16,6 +16,8 @@ export interface SendOptions {
   renew: boolean;
   /** The request's values were made up by the generator (what the recorder may keep). */
   generated?: boolean;
+  /** The request's values were made up by the check (ApiRequest.madeUp). */
+  madeUp?: boolean;
 }
 
 export type Send = (out: OutgoingRequest, options: SendOptions) => Promise<ApiResponse>;
@@ -49,14 +51,14 @@ export function recording(recorder: ExchangeRecorder): Interceptor {
           responseBody: res.text,
           durationMs: res.durationMs,
         },
-        { generated: options.generated === true },
+        { generated: options.generated === true, madeUp: options.madeUp === true },
       );
       return res;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       recorder.record(
         { ...sent, durationMs: performance.now() - started, error: message },
-        { generated: options.generated === true },
+        { generated: options.generated === true, madeUp: options.madeUp === true },
       );
       throw error;
     }

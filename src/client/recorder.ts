@@ -2,8 +2,8 @@
 // recorder's filter is the only pass over an exchange: the client hands it what it sent and got,
 // and teaches it the tokens it obtains. Beside the redacted text it keeps the request as sent with
 // each named secret as its variable (replay.ts): what a curl line is rendered from.
-import { createSecretFilter, REDACTED } from '../../common/secret-filter.ts';
-import { leaksOf } from './leaks.ts';
+import { createSecretFilter, MIN_LEARNED, REDACTED } from '../../common/secret-filter.ts';
+import { asksForToken, leaksOf } from './leaks.ts';
 import { learnedSecrets, shareLearned } from './learned-secrets.ts';
 import { ACCESS_TOKEN, type NamedSecret, replayOf, UNNAMED_SECRET } from './replay.ts';
 import type { ExchangeRecorder, RecordedExchange } from './types.ts';
@@ -14,6 +14,17 @@ export const MAX_RECORDED_BODY = 64 * 1024;
 function cut(body: string): string {
   if (body.length <= MAX_RECORDED_BODY) return body;
   return `${body.slice(0, MAX_RECORDED_BODY)}... [truncated, ${body.length} characters in all]`;
+}
+
+/** The access_token of a 2xx answer to the token route, if it is one. */
+function issuedToken(e: RecordedExchange): string | undefined {
+  if (!asksForToken(e.method, e.url) || e.status === undefined || e.status < 200 || e.status > 299) return;
+  try {
+    const token = (JSON.parse(e.responseBody ?? '') as { access_token?: unknown } | null)?.access_token;
+    return typeof token === 'string' && token.length >= MIN_LEARNED ? token : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createRecorder(secrets: string[]): ExchangeRecorder {
@@ -45,6 +56,8 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
   };
   const hiding = {
     text: (value: string) => redact.text(value),
+    // A token any client of the run learned (never a hand-made credential: those are only its own).
+    learnedToken: (value: string) => shared.text(value) !== value,
     credentialHeader: (name: string) => redact.headers({ [name]: '-' })[name] === REDACTED,
   };
   let kept: RecordedExchange[] = [];
@@ -78,9 +91,14 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
           REDACTED,
           MAX_RECORDED_BODY,
           options.generated === true,
+          options.madeUp === true,
         );
       if (leaked.length) clean.leaked = leaked;
       kept.push(clean);
+      // A token a check asked for itself (not through the client's token manager): named like the
+      // client's, so a later request that sends it has a command ($ACCESS_TOKEN), not a hidden value.
+      const issued = issuedToken(e);
+      if (issued !== undefined) learnLater(issued, ACCESS_TOKEN);
     },
     learn: learnLater,
     learnFromHeaders: own.learnFromHeaders,

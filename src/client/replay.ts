@@ -71,6 +71,8 @@ export interface Hiding {
   text(value: string): string;
   /** Whether the filter hides this header's whole value by its name (a credential header). */
   credentialHeader(name: string): boolean;
+  /** Whether the text holds a token a client of the run learned (never shown, even made up around). */
+  learnedToken?(value: string): boolean;
 }
 
 /** Variables for values the filter hides that no configured variable holds (made up by a check). */
@@ -118,10 +120,17 @@ function valueParts(
   context: string | undefined,
   wholeHidden: boolean,
   generated: boolean,
+  madeUp = false,
 ): ReplayPart[] {
   const out: ReplayPart[] = [];
   for (const part of partsOf(text, forms)) {
     if (typeof part !== 'string') {
+      out.push(part);
+      continue;
+    }
+    // A credential the check made up (a wrong secret, a malformed token) is sent as it was, unless
+    // it holds a token the run learned: around a named secret, only the made-up rest is literal.
+    if (wholeHidden && madeUp && hiding.learnedToken?.(part) === false) {
       out.push(part);
       continue;
     }
@@ -158,8 +167,11 @@ export function replayOf(
   mark: string,
   maxBody: number,
   generated = false,
+  madeUp = false,
 ): ReplayRequest {
   const forms = formsOf(secrets);
+  // A made-up request's secret fields (a wrong client_secret) are kept like a generated one's.
+  generated ||= madeUp;
   const replay: ReplayRequest = {
     method: sent.method,
     url: valueParts(sent.url, forms, hiding, mark, undefined, false, generated),
@@ -173,6 +185,7 @@ export function replayOf(
         hiding.credentialHeader(name) ? name : undefined,
         hiding.credentialHeader(name),
         generated,
+        madeUp,
       ),
     ]),
   };

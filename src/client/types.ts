@@ -27,6 +27,13 @@ export interface ApiRequest {
    * for its curl line, where a hand-made request's would be hidden.
    */
   generated?: boolean;
+  /**
+   * The check wrote every value of the request itself (a wrong secret, a malformed token) but the
+   * configured secrets and the run's tokens, which stay their variables: its credentials and
+   * secret fields are no secret, and its curl line sends them as they were. Without it a
+   * hand-made credential is hidden, and its exchange has no command (docs/reports.md).
+   */
+  madeUp?: boolean;
 }
 
 export interface ApiResponse {
@@ -70,7 +77,7 @@ export interface ExchangeRecorder {
    * Takes an exchange as sent and received: filters its secrets (its one pass), cuts its bodies.
    * `generated`: the request's values were made up (ApiRequest.generated).
    */
-  record(e: RecordedExchange, options?: { generated?: boolean }): void;
+  record(e: RecordedExchange, options?: { generated?: boolean; madeUp?: boolean }): void;
   /**
    * A secret learned on the way (a token the client obtained), and the shell variable a command
    * writes instead of it (the table's name of a configured secret, ACCESS_TOKEN for a token).

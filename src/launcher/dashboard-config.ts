@@ -8,6 +8,10 @@
 // The dashboard gives a panel's legends to the series it FOUND, in order: a series with no data
 // (no 429 in the run) hands its legend to the next one. So a panel's series are ones every run
 // has, except at most one, which comes last; the others get a panel of their own.
+// Units: the dashboard takes a series' unit from its metric's type and aggregate, nothing else (a
+// counter's rate is /s, its count a number, a Rate a percent). So events that come now and then
+// (violations, renewals, 429s, errors users saw) are drawn as counts so far, not as rates in 1/s
+// bands, and no chart draws a Rate: a clean run's zeros stretch a percent axis to 0-10000 %.
 import type { LoadScriptName } from './scripts.ts';
 
 export interface DashboardSeries {
@@ -127,25 +131,25 @@ function scriptTab(script: LoadScriptName): DashboardTab {
             chart(
               'flag-violations',
               'Violations',
-              [whole('flag_cache_violations', 'rate', 'violations /s')],
+              [whole('flag_cache_violations', 'count', 'violations (total)')],
               'Two changes one poller saw closer than the window allows.',
             ),
             chart(
               'flag-limited',
               '429 answers',
-              [whole('flag_cache_rate_limited', 'rate', '429 answers /s')],
+              [whole('flag_cache_rate_limited', 'count', '429 answers (total)')],
               'The polling stays far below the limiter: any 429 is reported.',
             ),
             chart(
               'flag-renewals',
               'Token renewals',
-              [whole('flag_cache_token_renewals', 'rate', 'token renewals /s')],
+              [whole('flag_cache_token_renewals', 'count', 'token renewals (total)')],
               'Tokens renewed after SESSION_EXPIRED.',
             ),
             chart(
               'flag-errors',
               'Errors',
-              [whole('flag_cache_errors', 'rate', 'errors /s')],
+              [whole('flag_cache_errors', 'count', 'errors (total)')],
               'Polls that failed.',
             ),
             latency,
@@ -167,24 +171,24 @@ function scriptTab(script: LoadScriptName): DashboardTab {
             'release-errors',
             'Errors users saw',
             [
-              whole('release_errors', 'rate', 'errors users saw (share)'),
+              whole('release_user_errors', 'count', 'errors users saw (total)'),
               ...['customers', 'user-me', 'feature-flags', 'pets'].map((e) =>
-                tagged('release_errors', 'endpoint', e, 'rate', `${e} errors (share)`),
+                tagged('release_user_errors', 'endpoint', e, 'count', `${e} errors (total)`),
               ),
             ],
-            'Share of requests that failed for a user after any token renewal: the error thresholds judge it.',
+            'Requests that failed for a user after any token renewal, counted as the run goes; the error thresholds judge their share (release_errors, in the Summary tab and k6-release.md).',
             true,
           ),
           chart(
             'release-renewals',
             'Token renewals',
-            [whole('release_token_renewals', 'rate', 'token renewals /s')],
+            [whole('release_token_renewals', 'count', 'token renewals (total)')],
             'Renewals after SESSION_EXPIRED: expected, never counted as errors.',
           ),
           chart(
             'release-limited',
             '429 answers',
-            [whole('release_rate_limited', 'rate', '429 answers /s')],
+            [whole('release_rate_limited', 'count', '429 answers (total)')],
             'Refusals by the limiter; the user waits Retry-After as a good client would.',
           ),
           latency,

@@ -8,10 +8,11 @@ import { basename } from 'node:path';
 import { renderJunit } from '../../load/lib/summary/junit.ts';
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
-import type { LoadReport, RunVerdict } from '../../load/lib/summary/report.ts';
+import type { LoadReport, RunVerdict, Verdict } from '../../load/lib/summary/report.ts';
+import { findRule } from '../rules/catalogue.ts';
 
 /** What only the launcher knows of a run, once k6 has ended. */
-export type LaunchFacts = Pick<LoadReport, 'dashboard' | 'conformance'> & {
+export type LaunchFacts = Pick<LoadReport, 'dashboard' | 'conformance' | 'rerun'> & {
   /** Why the launcher left the pet traffic out (its preflight), shown as the "pets" figure. */
   petsLeftOut?: string;
 };
@@ -72,11 +73,12 @@ export function annotateReport(
   report: LoadReport,
   facts: LaunchFacts,
 ): LoadReport {
-  const annotated: LoadReport = { ...report };
+  const annotated: LoadReport = { ...report, verdicts: report.verdicts.map(withRuleTexts) };
   delete annotated.dashboard;
   delete annotated.conformance;
   if (facts.dashboard) annotated.dashboard = facts.dashboard;
   if (facts.conformance) annotated.conformance = facts.conformance;
+  if (facts.rerun) annotated.rerun = facts.rerun;
   if (facts.petsLeftOut) {
     // The script only knows the pets were withheld; the reason is the launcher's.
     const pets = { label: 'pets', value: `not listed: ${facts.petsLeftOut}` };
@@ -159,6 +161,19 @@ function readAside(path: string): LoadReport | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A verdict with its rules' level and the spec's words from the catalogue (k6 cannot load it), so
+ * the Markdown, JSON and JUnit outputs quote what the finding judged.
+ */
+export function withRuleTexts(v: Verdict): Verdict {
+  const ids = v.rules ?? (v.rule ? [v.rule] : []);
+  const texts = ids.flatMap((id) => {
+    const rule = findRule(id);
+    return rule ? [{ id, level: rule.level, text: rule.text, section: rule.section }] : [];
+  });
+  return texts.length ? { ...v, ruleTexts: texts } : v;
 }
 
 /** Marks the script's reports interrupted (writing a bare one when k6 left none); returns it. */

@@ -2,11 +2,11 @@
 // (their meta.conformance), which rules each collected check names, what filters left out, and
 // the run-level problems (a suite that could not load, unhandled errors, an interrupted run).
 import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { Generation } from '../checks/meta.ts';
 import { type Area, levelOfRules } from '../rules/catalogue.ts';
 import { areaOfTags, rulesOfTags } from '../rules/tags.ts';
 import { errorText, outcomeOf, SELF_PROJECT } from './outcome.ts';
 import type { CheckResult } from './types.ts';
-import '../checks/meta.ts';
 
 export { SELF_PROJECT };
 
@@ -21,6 +21,8 @@ export interface Collected {
   conformanceModules: number;
   /** Earliest start of a check (epoch ms), for runs merged from shards. */
   firstStart: number | undefined;
+  /** The generated requests' seed and budget, when a generated check ran. */
+  generation?: Generation;
 }
 
 /**
@@ -123,6 +125,7 @@ export function collect(
         continue;
       }
       out.checks.push(check);
+      out.generation ??= test.meta().conformance?.generation;
       const start = test.diagnostic()?.startTime;
       if (start && (out.firstStart === undefined || start < out.firstStart)) out.firstStart = start;
     }

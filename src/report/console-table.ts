@@ -2,8 +2,7 @@
 // checks with the exchange that failed and a command to reproduce it, the rules the run did not
 // check and what would check them, where the reports are, and last the verdict and the exit code.
 import { printableCommand, terminalText, UNPRINTABLE_COMMAND } from '../../common/safe-text.ts';
-import { curlOf } from '../client/curl.ts';
-import { failingExchange, failingExchangeText } from './reproduce.ts';
+import { failingExchange, failingExchangeText, reproductionOf, reproductionText } from './reproduce.ts';
 import { EXIT_MEANINGS } from './results.ts';
 import type { CheckResult, ConformanceResults } from './types.ts';
 import { uncheckedLines, verdictOf } from './verdict.ts';
@@ -11,12 +10,14 @@ import { uncheckedLines, verdictOf } from './verdict.ts';
 const MAX_LISTED = 10;
 const MAX_UNCHECKED = 15;
 const MAX_REASON = 160;
+/** A hint is our own words (and a variable's name): cut only if something went badly wrong. */
+const MAX_HINT = 2000;
 
 // Every text of a run here may hold the target's words: one line each, safe for a terminal and a
 // CI log (common/safe-text.ts). Secrets were redacted from the results before.
 const oneLine = (text: string, max: number) => terminalText(text, { max });
 
-function failureLines(c: CheckResult): string[] {
+function failureLines(c: CheckResult, apiBaseUrl: string): string[] {
   const soft = !c.nonStrict ? '' : c.level === 'ADVICE' ? ' (advice, not the spec)' : ' (SHOULD, non-strict)';
   const lines = [
     `failed ${oneLine(c.id, 100)} [${oneLine(c.rules.join(', '), 200)}]${soft}: ${oneLine(c.reason ?? '', MAX_REASON)}`,
@@ -25,7 +26,7 @@ function failureLines(c: CheckResult): string[] {
   if (failing) {
     lines.push(`  ${oneLine(failingExchangeText(c, failing), 300)}`);
     // The command as built, or a note: never edited here.
-    lines.push(`  reproduce with: ${printableCommand(curlOf(failing.exchange)) ?? UNPRINTABLE_COMMAND}`);
+    lines.push(`  reproduce with: ${reproductionText(reproductionOf(failing.exchange, apiBaseUrl))}`);
   }
   // Whole, on its own line: a cut replay command replays nothing.
   if (c.replay) lines.push(`  replay with: ${printableCommand(c.replay) ?? UNPRINTABLE_COMMAND}`);
@@ -69,7 +70,7 @@ export function renderConsoleTable(
 
   const failed = results.checks.filter((c) => c.status === 'failed');
   if (failed.length) out.push('');
-  for (const c of failed.slice(0, MAX_LISTED)) out.push(...failureLines(c));
+  for (const c of failed.slice(0, MAX_LISTED)) out.push(...failureLines(c, results.target.apiBaseUrl));
   if (failed.length > MAX_LISTED) out.push(`... and ${failed.length - MAX_LISTED} more in the reports`);
 
   const unchecked = uncheckedLines(results);
@@ -78,13 +79,18 @@ export function renderConsoleTable(
       '',
       `not checked (${unchecked.length} rule${unchecked.length === 1 ? '' : 's'}), and what would check each:`,
     );
-    for (const u of unchecked.slice(0, MAX_UNCHECKED)) out.push(`  ${oneLine(u, 200)}`);
+    // Whole: a hint cut short ("... [19 more characters]") loses the part that says what to do.
+    for (const u of unchecked.slice(0, MAX_UNCHECKED)) out.push(`  ${oneLine(u, MAX_HINT)}`);
     if (unchecked.length > MAX_UNCHECKED)
       out.push(`  ... and ${unchecked.length - MAX_UNCHECKED} more in the reports`);
   }
   for (const p of results.problems) out.push(`run problem: ${oneLine(p, 200)}`);
 
   out.push('', `reports: ${reportPaths.join(', ')}`);
+  if (results.generation) {
+    const g = results.generation;
+    out.push(`generated requests: seed ${g.seed}; the same requests again: ${oneLine(g.replay, 500)}`);
+  }
   // Last, whatever came before: the verdict and the exit code.
   out.push(
     verdictOf(results),

@@ -3,13 +3,12 @@
 // run is HTML-escaped; bodies are capped for display (results.json keeps the recorded length).
 
 import { createHash } from 'node:crypto';
-import { htmlText, printableCommand, UNPRINTABLE_COMMAND } from '../../common/safe-text.ts';
+import { htmlText } from '../../common/safe-text.ts';
 import { figuresOf, renderLimiterSvg, timelineOf } from '../../load/lib/summary/limiter-chart.ts';
-import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
 import type { LoadRunEntry } from './load-run-entry.ts';
-import { failingExchange } from './reproduce.ts';
+import { failingExchange, reproductionOf, reproductionText } from './reproduce.ts';
 import { EXIT_MEANINGS, isAskedSubset, subsetAreas } from './results.ts';
 import { routeSchemesOf, type schemeText } from './route-schemes.ts';
 import type { CheckResult, ConformanceResults, RuleResult, StatusChange } from './types.ts';
@@ -100,7 +99,14 @@ function statusBadge(status: string, soft?: boolean, level?: string): string {
 const checkAnchor = (id: string) => `check-${encodeURIComponent(id)}`;
 const ruleAnchor = (id: string) => `rule-${encodeURIComponent(id)}`;
 
-function checkHtml(c: CheckResult): string {
+/** The generated requests' seed and the command that sends them again, in the header. */
+function generationHtml(results: ConformanceResults): string {
+  const g = results.generation;
+  if (!g) return '';
+  return `<p>Generated requests: seed <strong class="mono">${g.seed}</strong>, budget ${g.budget} · the same requests again: <code class="replay-run">${e(g.replay)}</code></p>`;
+}
+
+function checkHtml(c: CheckResult, apiBaseUrl: string): string {
   const failed = c.status === 'failed';
   const cap = failed ? BODY_CAP.failed : BODY_CAP.other;
   const limit = failed ? EXCHANGES_SHOWN.failed : EXCHANGES_SHOWN.other;
@@ -112,7 +118,7 @@ function checkHtml(c: CheckResult): string {
   const shown = order.slice(0, limit);
   const more = c.exchanges.length - shown.length;
   const reproduce = found
-    ? `<p><strong>${found.known ? 'reproduce the failing exchange with' : "reproduce the check's first request with"}</strong> <span class="muted">(export the variables it names first)</span></p><pre class="reproduce">${e(printableCommand(curlOf(found.exchange)) ?? UNPRINTABLE_COMMAND)}</pre>`
+    ? `<p><strong>${found.known ? 'reproduce the failing exchange with' : "reproduce the check's last request before the failure with"}</strong> <span class="muted">(with the variables of your .env exported: <code>set -a; . ./.env; set +a</code>)</span></p><pre class="reproduce">${e(reproductionText(reproductionOf(found.exchange, apiBaseUrl)))}</pre>`
     : '';
   const replay = c.replay
     ? `<p><strong>run the case again with</strong></p><pre class="reproduce replay">${e(c.replay)}</pre>`
@@ -260,7 +266,7 @@ export function renderHtml(results: ConformanceResults, loadRuns: readonly LoadR
 <body>
 <header class="exit-${results.exitCode}"><h1>${e(verdictOf(results))}</h1>
 <p>Target <strong>${e(t.name)}</strong> · ${e(t.apiBaseUrl)} · ${e(t.petstoreBaseUrl)}</p>
-<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isAskedSubset(results) ? ` · subset run: ${e(subsetAreas(results).join(', '))}${results.scope.selection ? ` (${e(results.scope.selection)})` : ''}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p></header>
+<p>Started ${e(results.startedAt)} · ${(results.durationMs / 1000).toFixed(1)} s · strict ${results.strict ? 'on' : 'off'}${isAskedSubset(results) ? ` · subset run: ${e(subsetAreas(results).join(', '))}${results.scope.selection ? ` (${e(results.scope.selection)})` : ''}` : ''} · exit code ${results.exitCode}: ${e(EXIT_MEANINGS[results.exitCode])} · ${e(results.tool.name)} ${e(results.tool.version)}</p>${generationHtml(results)}</header>
 <main>
 ${totalsHtml(results)}
 ${problems}
@@ -269,7 +275,7 @@ ${loadRunsHtml(loadRuns)}
 <div class="map">${ruleMap(results)}</div>
 ${filtersHtml(results)}
 <h2>Failing checks <span class="count">(${failing.length})</span></h2>
-${failing.length ? failing.map(checkHtml).join('\n') : '<p class="muted">none</p>'}
+${failing.length ? failing.map((c) => checkHtml(c, results.target.apiBaseUrl)).join('\n') : '<p class="muted">none</p>'}
 ${changesHtml(results)}
 ${uncheckedHtml(results)}
 ${routeSchemesHtml(results)}
@@ -277,7 +283,7 @@ ${routeSchemesHtml(results)}
 <table class="rules"><thead><tr><th>rule</th><th>level</th><th>status</th><th>the spec says</th><th>checks</th></tr></thead>
 <tbody>${results.rules.map(ruleRow).join('\n')}</tbody></table>
 <h2>Other checks <span class="count">(${others.length})</span></h2>
-${others.map(checkHtml).join('\n')}
+${others.map((c) => checkHtml(c, results.target.apiBaseUrl)).join('\n')}
 </main>
 <script>${SCRIPT}</script>
 </body></html>

@@ -6,10 +6,8 @@
 // does not fail the run (the exit code, not the JUnit file, decides the job).
 // Run problems (a suite that could not load, an unreachable target) are <error> test cases.
 import { type JunitCase, type JunitSuite, renderJunitXml } from '../../common/junit.ts';
-import { printableCommand, UNPRINTABLE_COMMAND } from '../../common/safe-text.ts';
-import { curlOf } from '../client/curl.ts';
 import { firstLine } from '../client/errors.ts';
-import { failingExchange, failingExchangeText } from './reproduce.ts';
+import { failingExchange, failingExchangeText, reproductionOf, reproductionText } from './reproduce.ts';
 import type { CheckResult, ConformanceResults } from './types.ts';
 
 export const JUNIT_SUITE_NAME = 'payments-crm conformance';
@@ -22,18 +20,18 @@ export function caseName(check: Pick<CheckResult, 'id' | 'title' | 'rules'>): st
   return `${check.id} ${check.title} [${check.rules.join(', ')}]`;
 }
 
-function failureBody(c: CheckResult): string {
+function failureBody(c: CheckResult, apiBaseUrl: string): string {
   const lines = [c.reason ?? 'failed'];
   const failing = failingExchange(c);
   if (failing) {
-    const command = printableCommand(curlOf(failing.exchange)) ?? UNPRINTABLE_COMMAND;
+    const command = reproductionText(reproductionOf(failing.exchange, apiBaseUrl));
     lines.push('', failingExchangeText(c, failing), `reproduce with: ${command}`);
   }
   if (c.replay) lines.push(`replay with: ${c.replay}`);
   return lines.join('\n');
 }
 
-function caseOf(c: CheckResult): JunitCase {
+function caseOf(c: CheckResult, apiBaseUrl: string): JunitCase {
   const base = { classname: c.area, name: caseName(c), time: c.durationMs / 1000 };
   if (c.status === 'passed') return base;
   if (c.status === 'skipped') return { ...base, skipped: firstLine(c.reason ?? 'skipped') };
@@ -49,7 +47,7 @@ function caseOf(c: CheckResult): JunitCase {
     failure: {
       message: `${prefix}${firstLine(c.reason ?? 'failed')}`,
       type: c.nonStrict && !advice ? SOFT_FAILURE_TYPE : c.level,
-      body: failureBody(c),
+      body: failureBody(c, apiBaseUrl),
     },
   };
 }
@@ -72,7 +70,12 @@ export function renderJunit(results: ConformanceResults): string {
   const suites: JunitSuite[] = [];
   for (const area of results.scope.areas) {
     const checks = results.checks.filter((c) => c.area === area);
-    if (checks.length) suites.push({ name: area, timestamp: results.startedAt, cases: checks.map(caseOf) });
+    if (checks.length)
+      suites.push({
+        name: area,
+        timestamp: results.startedAt,
+        cases: checks.map((c) => caseOf(c, results.target.apiBaseUrl)),
+      });
   }
   if (results.problems.length) suites.push(problemsSuite(results));
   return renderJunitXml({ name: JUNIT_SUITE_NAME, time: results.durationMs / 1000, suites });

@@ -41,6 +41,8 @@ export interface ResultsInput {
   selfTests?: ReadonlyMap<string, 'passed' | 'failed'>;
   /** The run was interrupted: a rule with no check seen may have had checks not yet loaded. */
   interrupted?: boolean;
+  /** The generated requests' seed, budget and the command that replays them. */
+  generation?: ConformanceResults['generation'];
 }
 
 export const NOT_LOADED_NOTE = 'not run (interrupted): the run ended before its checks were loaded';
@@ -114,11 +116,12 @@ export function totalsOf(checks: readonly CheckResult[], rules: readonly RuleRes
 
 /** What would check a rule that no check of this run decided: its checks' skip reasons, or its note. */
 function whyUnchecked(rule: RuleResult, checks: readonly CheckResult[]): string {
-  const reasons = [
-    ...new Set(
-      checks.filter((c) => c.status === 'skipped' && rule.checks.includes(c.id)).map((c) => c.reason ?? ''),
-    ),
-  ].filter(Boolean);
+  // Several checks of a rule often skip for the same cause: each clause of their reasons once.
+  const clauses = checks
+    .filter((c) => c.status === 'skipped' && rule.checks.includes(c.id))
+    .flatMap((c) => (c.reason ?? '').split('; '))
+    .map((clause) => clause.trim());
+  const reasons = [...new Set(clauses)].filter(Boolean);
   if (reasons.length) return reasons.join('; ');
   if (rule.note) return rule.note;
   return rule.status === 'uncovered' ? 'no check covers it' : 'its checks did not run';
@@ -226,6 +229,7 @@ export function buildResults(input: ResultsInput): ConformanceResults {
     totals: totalsOf(checks, rules),
     coverage: coverageOf(rules, checks),
     problems,
+    ...(input.generation ? { generation: input.generation } : {}),
     exitCode: exitCodeOf(checks, problems),
   };
 }

@@ -9,7 +9,7 @@ import {
   UNPRINTABLE_COMMAND,
 } from '../../common/safe-text.ts';
 import { curlOf } from '../client/curl.ts';
-import { failingExchange, failingExchangeText } from './reproduce.ts';
+import { failingExchange, failingExchangeText, type Reproduction, reproductionOf } from './reproduce.ts';
 import { EXIT_MEANINGS, isAskedSubset, subsetAreas } from './results.ts';
 import { routeSchemesOf, schemeText } from './route-schemes.ts';
 import type { CheckResult, ConformanceResults, RuleResult, RuleStatus, StatusChange } from './types.ts';
@@ -39,6 +39,10 @@ function commandBlock(command: string): string[] {
   return markdownCodeBlock(shown, 'sh').map((line) => `      ${line}`);
 }
 
+function reproductionBlock(r: Reproduction): string[] {
+  return 'command' in r ? commandBlock(r.command) : [`      ${mdText(r.note)}`];
+}
+
 /** An id of ours in code style (escaped, should one ever hold a backtick). */
 const code = (id: string) => `\`${id.replace(/`/g, "'")}\``;
 
@@ -46,7 +50,7 @@ function failingChecksOf(rule: RuleResult, checks: readonly CheckResult[]): Chec
   return checks.filter((c) => c.status === 'failed' && c.rules.includes(rule.id));
 }
 
-function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
+function ruleBlock(rule: RuleResult, checks: readonly CheckResult[], apiBaseUrl: string): string[] {
   const lines = [`- **${rule.id}** (${rule.level}, ${rule.area}): ${mdText(rule.text)}`];
   for (const c of failingChecksOf(rule, checks)) {
     lines.push(`  - ${code(c.id)} ${mdText(c.title)}: ${mdText(c.reason ?? 'failed')}`);
@@ -55,7 +59,7 @@ function ruleBlock(rule: RuleResult, checks: readonly CheckResult[]): string[] {
       lines.push(
         `    - ${mdText(failingExchangeText(c, failing))}; reproduce with:`,
         '',
-        ...commandBlock(curlOf(failing.exchange)),
+        ...reproductionBlock(reproductionOf(failing.exchange, apiBaseUrl)),
         '',
       );
     }
@@ -80,6 +84,15 @@ export function renderSummary(results: ConformanceResults): string {
       `started ${results.startedAt}, took ${(results.durationMs / 1000).toFixed(1)} s; ` +
       `strict ${results.strict ? 'on' : 'off'}; exit code ${results.exitCode}: ${EXIT_MEANINGS[results.exitCode]}.`,
   );
+  if (results.generation) {
+    const g = results.generation;
+    out.push(
+      '',
+      `Generated requests: seed ${g.seed}, budget ${g.budget}; the same requests again (with the same \`.env\`):`,
+      '',
+      ...markdownCodeBlock(g.replay, 'sh'),
+    );
+  }
   // A run stopped before any check has no scope to speak of: its problem says why.
   if (isAskedSubset(results)) {
     const left = results.scope.selection
@@ -108,11 +121,11 @@ export function renderSummary(results: ConformanceResults): string {
   const advice = failedRules.filter((r) => !hard.includes(r) && r.level === 'ADVICE');
   if (hard.length) {
     out.push('', '## Failing rules', '');
-    for (const r of hard) out.push(...ruleBlock(r, checks));
+    for (const r of hard) out.push(...ruleBlock(r, checks, results.target.apiBaseUrl));
   }
   if (soft.length) {
     out.push('', '## SHOULD failures (non-strict: they fail the run only with CONFORMANCE_STRICT=1)', '');
-    for (const r of soft) out.push(...ruleBlock(r, checks));
+    for (const r of soft) out.push(...ruleBlock(r, checks, results.target.apiBaseUrl));
   }
   if (advice.length) {
     out.push(
@@ -120,7 +133,7 @@ export function renderSummary(results: ConformanceResults): string {
       '## Advice not followed (conventions the spec does not state; never a failure of the run)',
       '',
     );
-    for (const r of advice) out.push(...ruleBlock(r, checks));
+    for (const r of advice) out.push(...ruleBlock(r, checks, results.target.apiBaseUrl));
   }
 
   if (results.history) {

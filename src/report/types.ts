@@ -99,5 +99,10 @@ export interface ConformanceResults {
   /** Run-level problems (unhandled errors, a suite that could not load, no check ran): exit 2. */
   problems: string[];
   history?: History;
+  /**
+   * The generated requests' seed and budget, and the command that runs the same requests again
+   * (absent when no generated check ran: nothing was drawn).
+   */
+  generation?: { seed: number; budget: number; replay: string };
   exitCode: ExitCode;
 }

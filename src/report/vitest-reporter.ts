@@ -3,7 +3,8 @@
 // them, then prints the closing table. The CLI takes its exit code from `conformanceResults` here,
 // not from the file. A reporter failure never breaks the run: it prints one line and the CLI,
 // finding no results, exits 2.
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type {
   Reporter,
   SerializedError,
@@ -17,9 +18,12 @@ import { invariantResults } from '../checks/invariants.ts';
 import type { HandedOver, TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
+import { conformanceArgs, runReplayCommand } from '../generate/replay.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 import { matchesCheck } from './check-globs.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
 import { renderConsoleTable } from './console-table.ts';
+import { harPathOf, renderHar } from './har.ts';
 import { interruptedBy, interruptionProblem, SIGNAL_EXIT_CODES } from './interruption.ts';
 import { reportsDir } from './reports-dir.ts';
 import { makeFolder } from './reports-dir-check.ts';
@@ -51,6 +55,8 @@ export default class ConformanceReporter implements Reporter {
   private writing: Promise<void> | undefined;
   /** The self-tests run in the same vitest run (npm test): the closing line, not ours, is its result. */
   private besideSelfTests = false;
+  /** Where this run's HAR was written, if anywhere (listed with the reports). */
+  private harPath: string | undefined;
   /** The results of the last run as written (exit code included): what the CLI exits with. */
   conformanceResults: ConformanceResults | undefined = undefined;
 
@@ -187,6 +193,14 @@ export default class ConformanceReporter implements Reporter {
         problems: collected.problems,
         selfTests: collected.selfTests,
         interrupted: signal !== undefined,
+        ...(collected.generation
+          ? {
+              generation: {
+                ...collected.generation,
+                replay: runReplayCommand(collected.generation, conformanceArgs(process.argv)),
+              },
+            }
+          : {}),
       });
       const interrupted = signal ? { ...built, exitCode: SIGNAL_EXIT_CODES[signal] } : built;
       const results = await writeReports(
@@ -199,6 +213,13 @@ export default class ConformanceReporter implements Reporter {
           ...(handedOver?.historyDir ? { historyDir: handedOver.historyDir } : {}),
         },
       );
+      // The run's traffic for a reviewer (--har FILE, reports/run.har in CI), from the redacted results.
+      const har = harPathOf(handedOver?.har, this.dir, process.env);
+      if (har) {
+        await mkdir(dirname(har), { recursive: true });
+        await writeFileAtomic(har, JSON.stringify(renderHar(results, scrubber.deep)));
+        this.harPath = har;
+      }
       this.conformanceResults = results;
       this.print(
         renderConsoleTable(results, this.reportPaths(), this.besideSelfTests ? 'self-tests' : undefined),
@@ -249,8 +270,9 @@ export default class ConformanceReporter implements Reporter {
       REPORT_FILES.junit,
     ];
     // Relative when inside the working directory; a folder elsewhere (/tmp/...) is named whole.
-    return files.map((f) => {
-      const path = join(this.dir, f);
+    const paths = files.map((f) => join(this.dir, f));
+    if (this.harPath) paths.push(this.harPath);
+    return paths.map((path) => {
       const rel = relative(process.cwd(), path);
       return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
     });

@@ -255,3 +255,26 @@ describe('an invariant over its time budget', () => {
     expect(next?.reason).toMatch(/^not judged: it ran over its 25 s budget after \d of 10 answers/);
   });
 });
+
+describe('the exchange an invariant shows first', () => {
+  it('is one whose command runs as printed: a request with a hidden value (a near miss of a secret) comes after', () => {
+    const hidden = exchange('GET', '/api/v1/customers', 401, error(401, '/'), {
+      replay: {
+        method: 'GET',
+        url: ['http://127.0.0.1:4010/api/v1/customers'],
+        headers: [['x-api-key-secret', [{ variable: 'HIDDEN_X_API_KEY_SECRET' }]]],
+      },
+    });
+    const plain = exchange('GET', '/api/v1/customers', 401, error(401, '/'));
+    const [verdict] = judgeInvariants(
+      [
+        { checkId: 'KEY-NEAR-MISS', exchange: hidden },
+        { checkId: 'ERR-MESSAGE', exchange: plain },
+      ],
+      bases,
+    ).filter((v) => v.id === 'INV-ERROR-PATH');
+    expect(verdict?.status).toBe('failed');
+    expect(verdict?.breaches.map((b) => b.checkId)).toEqual(['ERR-MESSAGE', 'KEY-NEAR-MISS']);
+    expect(verdict?.reason).toContain('sent by ERR-MESSAGE (and 1 more of 2 answers)');
+  });
+});

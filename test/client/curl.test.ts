@@ -248,3 +248,80 @@ describe('curlOf: a large body', () => {
     expect(command.length).toBeLessThan(70 * 1024);
   });
 });
+
+describe('commands that run as printed: only the variables of .env (issue 33)', () => {
+  it("a request the check made up (madeUp) sends its wrong credentials as they were, its secrets' near misses stay hidden", async () => {
+    server = await startServer((_r, res) => json(res, 401, {}));
+    const client = createApiClient(testConfig(server.origin));
+    const wrong = { 'x-api-key-id': 'test-key', 'x-api-key-secret': 'wrong-secret-for-conformance' };
+    await client.request({
+      service: 'main',
+      method: 'GET',
+      path: 'v1/customers',
+      auth: { headers: wrong },
+      madeUp: true,
+    });
+    // A near miss of the configured secret is derived from it: never made up, never written.
+    const near = { 'x-api-key-id': 'test-key', 'x-api-key-secret': `${SECRETS.apiKeySecret.slice(0, -1)}#` };
+    await client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: { headers: near } });
+    // A wrong client_secret the check wrote, in a token request's body.
+    const body = { client_id: 'conformance-unknown-client', client_secret: 'wrong-secret' };
+    await client.request({
+      service: 'main',
+      method: 'POST',
+      path: 'v1/auth/token',
+      auth: 'none',
+      body,
+      madeUp: true,
+    });
+    const [made, derived, token] = client.recorder.exchanges() as RecordedExchange[];
+    expect(curlOf(made as RecordedExchange)).toContain(`-H 'x-api-key-secret: wrong-secret-for-conformance'`);
+    expect(curlVariables(made as RecordedExchange)).toEqual([]);
+    expect(curlVariables(derived as RecordedExchange)).toEqual(['HIDDEN_X_API_KEY_SECRET']);
+    expect(curlOf(derived as RecordedExchange)).not.toContain(SECRETS.apiKeySecret.slice(0, -1));
+    expect(curlOf(token as RecordedExchange)).toContain('"client_secret":"wrong-secret"');
+    const sent = seen(server.received[0] as Received);
+    await sh(`${curlOf(made as RecordedExchange)} -s -o /dev/null`, {});
+    expect(seen(server.received.at(-1) as Received)).toEqual(sent);
+  });
+
+  it('a made-up credential around a token the run learned keeps the token its variable', async () => {
+    server = await startServer((r, res) =>
+      r.path === '/api/v1/auth/token' ? json(res, 200, { access_token: TOKEN }) : json(res, 401, {}),
+    );
+    const client = createApiClient(testConfig(server.origin));
+    const token = await client.tokens.getToken();
+    await client.request({
+      service: 'main',
+      method: 'GET',
+      path: 'v1/user/me',
+      auth: { headers: { authorization: `Token ${token}` } },
+      madeUp: true,
+    });
+    const command = curlOf(client.recorder.exchanges().at(-1) as RecordedExchange);
+    expect(command).toContain(`-H 'authorization: Token '"$ACCESS_TOKEN"`);
+    expect(command).not.toContain(TOKEN);
+  });
+
+  it('a token a check asked for itself is $ACCESS_TOKEN in the commands that send it, not a hidden value', async () => {
+    server = await startServer((r, res) =>
+      r.path === '/api/v1/auth/token' ? json(res, 200, { access_token: TOKEN }) : json(res, 200, {}),
+    );
+    const client = createApiClient(testConfig(server.origin));
+    const issued = await client.request({
+      service: 'main',
+      method: 'POST',
+      path: 'v1/auth/token',
+      auth: 'none',
+      body: { client_id: 'test-client', client_secret: SECRETS.clientSecret },
+    });
+    const raw = (issued.body as { access_token: string }).access_token;
+    await client.request({
+      service: 'main',
+      method: 'GET',
+      path: 'v1/user/me',
+      auth: { headers: { authorization: `Bearer ${raw}` } },
+    });
+    expect(curlVariables(client.recorder.exchanges().at(-1) as RecordedExchange)).toEqual(['ACCESS_TOKEN']);
+  });
+});

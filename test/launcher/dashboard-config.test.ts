@@ -18,7 +18,7 @@ import { ROOT } from '../load/cli-run.ts';
 const K6_METRICS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'vus', 'data_received', 'data_sent'];
 /** Series every run of the script has (k6's own, and metrics the script adds on every request). */
 const ALWAYS =
-  /^(http_reqs|http_req_duration|http_req_failed|vus|data_received|data_sent|release_errors|flag_cache_polls)\[\?!tags/;
+  /^(http_reqs|http_req_duration|http_req_failed|vus|data_received|data_sent|release_errors|release_user_errors|flag_cache_polls)\[\?!tags/;
 
 function scriptText(script: keyof typeof LOAD_SCRIPTS): string {
   const lib = readFileSync(join(ROOT, 'load/lib/k6/http.ts'), 'utf8');
@@ -56,6 +56,29 @@ describe('the dashboard layout of each script', () => {
       expect(panels.map((p) => p.title)).toContain('Request rate');
     });
   }
+
+  // The dashboard's unit is its metric's type and aggregate (xk6-dashboard's Metrics.unit): a Rate is
+  // a percent axis, which a clean run's zeros stretched to 0-10000 %; an event counter's rate drew
+  // flat 1/s bands. Issue 33.
+  it('every chart uses its metric unit: no Rate drawn, events that come now and then drawn as counts', () => {
+    for (const script of Object.keys(LOAD_SCRIPTS) as (keyof typeof LOAD_SCRIPTS)[]) {
+      const text = scriptText(script);
+      const rates = new Set([
+        'http_req_failed',
+        ...[...text.matchAll(/new Rate\(([A-Za-z_']+)\)/g)].map((m) => m[1]?.replace(/'/g, '')),
+        ...[...text.matchAll(/export const USER_ERRORS = '([a-z_]+)'/g)].map((m) => m[1]),
+      ]);
+      const [own] = dashboardConfig(script).tabs;
+      for (const panel of own?.sections.flatMap((s) => s.panels) ?? []) {
+        for (const { query } of panel.series) {
+          const metric = /^([a-z0-9_]*)\[/.exec(query)?.[1] ?? '';
+          expect(rates.has(metric), `${script} ${panel.title}: ${query} draws a Rate`).toBe(false);
+          if (/violations|renewals|rate_limited|errors/.test(metric))
+            expect(query, `${script} ${panel.title}`).toMatch(/&& count\]$/);
+        }
+      }
+    }
+  });
 
   it("the rate-limit probe's first tab charts its 429 answers; every script has a 429 chart", () => {
     const [limiter] = dashboardConfig('rate-limit').tabs;

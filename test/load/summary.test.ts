@@ -76,8 +76,8 @@ describe('buildReport', () => {
     expect(r.passed).toBe(false);
     expect(r.durationMs).toBe(12_346);
     expect(r.thresholds).toEqual([
-      { metric: 'http_req_duration', expression: 'p(95)<500', ok: true },
-      { metric: 'http_req_failed', expression: 'rate<0.01', ok: false },
+      { metric: 'http_req_duration', expression: 'p(95)<500', ok: true, measured: '4.5 ms' },
+      { metric: 'http_req_failed', expression: 'rate<0.01', ok: false, measured: '2.50 %' },
     ]);
     expect(r.checks.map((c) => c.name)).toEqual(['customers page 200', 'pets <200> & "ok"']);
     expect(Object.keys(r.metrics)).not.toContain('rate_limit_accepted{sec:3}');
@@ -186,7 +186,7 @@ describe('the JUnit report', () => {
       [
         'k6.release.thresholds',
         'http_req_failed: rate<0.01',
-        'threshold rate<0.01 on http_req_failed was crossed',
+        'threshold rate<0.01 on http_req_failed was crossed: measured 2.50 %',
       ],
       ['k6.release.checks', 'customers page 200', '2 of 42 failed'],
       ['k6.release.analysis', 'every 429 carries Retry-After', '3 malformed'],
@@ -208,7 +208,7 @@ describe('the Markdown report', () => {
     expect(md).toContain('Target **staging** (https://staging.example.test/api/), 12.3 s');
     const order = [
       '## Findings',
-      '| verdict | result | detail |',
+      '| verdict | rule | result | detail |',
       '## Thresholds',
       '## Checks',
       '## Metrics',
@@ -222,9 +222,10 @@ describe('the Markdown report', () => {
   it('keeps tables intact and marks failures', () => {
     expect(md).toContain('smoke \\| 2 users');
     // Every cell through the one Markdown escaper (common/safe-text.ts).
-    expect(md).toContain('| http\\_req\\_failed | rate&lt;0.01 | **FAIL** |');
-    expect(md).toContain('| every 429 carries Retry-After | **FAIL** | 3 malformed |');
-    expect(md).toContain('| a request after waiting succeeds | undecided | no 429 seen |');
+    expect(md).toContain('| http\\_req\\_failed | rate&lt;0.01 | 2.50 % | **FAIL** |');
+    expect(md).toContain('| every 429 carries Retry-After | no rule of the spec');
+    expect(md).toContain(' | **FAIL** | 3 malformed |');
+    expect(md).toContain(' | undecided | no 429 seen |');
     expect(md).toContain(
       '| http\\_req\\_duration | min 0.5 ms, avg 2.3 ms, med 2.0 ms, p(95) 4.5 ms, max 9.0 ms |',
     );

@@ -52,7 +52,9 @@ describe('renderJunit', () => {
 
   it('a failure carries the failing exchange and a command to reproduce it', () => {
     const failed = cases.find((c) => c.failure && c.failure.type !== SOFT_FAILURE_TYPE);
-    expect(failed?.failure?.['#text']).toMatch(/(exchange #\d+ of \d+ failed|the first): [A-Z]+ http/);
+    expect(failed?.failure?.['#text']).toMatch(
+      /exchange #\d+ of \d+( failed|, the last before the failure): [A-Z]+ http/,
+    );
     expect(failed?.failure?.['#text']).toContain('reproduce with: curl -i');
   });
 

@@ -21,13 +21,13 @@ describe('failingExchange', () => {
       ...over,
     }) as CheckResult;
 
-  it('is the one the check marked; else the first request, said to be unknown', () => {
+  it('is the one the check marked; else the last request before the failure, said to be so', () => {
     expect(failingExchange(check({ failedExchange: 1 }))).toMatchObject({ index: 1, known: true });
     const unknown = check({});
     const found = failingExchange(unknown);
-    expect(found).toMatchObject({ index: 0, known: false });
+    expect(found).toMatchObject({ index: 1, known: false });
     expect(found && failingExchangeText(unknown, found)).toBe(
-      'which of the 2 exchanges failed is not known; the first: GET http://127.0.0.1:4010/api/v1/customers?page=2 -> HTTP 404',
+      'exchange #2 of 2, the last before the failure: GET http://127.0.0.1:4010/api/v1/customers?page=2 -> HTTP 500',
     );
     const marked = check({ failedExchange: 1 });
     const second = failingExchange(marked);

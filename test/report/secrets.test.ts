@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../common/secret-filter.ts';
 import { comparisonPointPath } from '../../src/report/comparison-point.ts';
 import { renderConsoleTable } from '../../src/report/console-table.ts';
+import { renderHar } from '../../src/report/har.ts';
 import { escapeHtml } from '../../src/report/html.ts';
+import { readBackHar } from '../../src/report/read-back.ts';
 import { rotateReports, writeReports } from '../../src/report/write-reports.ts';
 import { AREAS } from '../../src/rules/catalogue.ts';
 import { fixtureResults, SECRET_LIST, SECRETS } from './fixture.ts';
@@ -68,6 +70,19 @@ describe('secret scan of the reports', () => {
     for (const f of files) expect(hits(await readFile(join(dir, f), 'utf8')), f).toEqual([]);
     expect(hits(scrubber.text(renderConsoleTable(written, [])))).toEqual([]);
     expect(written.history).toBeDefined();
+  });
+
+  it('the HAR of the run (--har, run.har in CI) holds zero secrets and is valid by its schema', async () => {
+    const scrubber = createSecretFilter(SECRET_LIST);
+    const written = await writeReports(dir, fixtureResults(), scrubber);
+    const har = renderHar(written, scrubber.deep);
+    const text = JSON.stringify(har);
+    expect(har.log.entries.length).toBeGreaterThan(0);
+    expect(hits(text)).toEqual([]);
+    const back = readBackHar(JSON.parse(text));
+    expect(back.ok ? 'valid' : back.reason).toBe('valid');
+    // Even from results whose redaction upstream failed, the HAR's own pass catches them.
+    expect(hits(JSON.stringify(renderHar(fixtureResults(), scrubber.deep)))).toEqual([]);
   });
 
   it('the scrubber replaces a secret whole, even one with characters a field pattern stops at', () => {

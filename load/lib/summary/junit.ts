@@ -2,7 +2,7 @@
 // The cases are described here; the one JUnit writer (common/junit.ts) writes them.
 import { type JunitCase, renderJunitXml } from '../../../common/junit.ts';
 import { xmlText } from '../../../common/safe-text.ts';
-import type { LoadReport } from './report.ts';
+import { type LoadReport, rulesOfVerdict } from './report.ts';
 
 /** XML text and attributes (the one XML escaper, common/safe-text.ts). */
 export const escapeXml = xmlText;
@@ -20,7 +20,11 @@ function cases(report: LoadReport): Case[] {
     ...report.thresholds.map((t) => ({
       classname: `${prefix}.thresholds`,
       name: `${t.metric}: ${t.expression}`,
-      ...(t.ok ? {} : { failure: `threshold ${t.expression} on ${t.metric} was crossed` }),
+      ...(t.ok
+        ? {}
+        : {
+            failure: `threshold ${t.expression} on ${t.metric} was crossed${t.measured ? `: measured ${t.measured}` : ''}`,
+          }),
     })),
     ...report.checks.map((c) => ({
       classname: `${prefix}.checks`,
@@ -40,11 +44,23 @@ function cases(report: LoadReport): Case[] {
           },
         ]
       : []),
-    ...report.verdicts.map((v) => ({
-      classname: `${prefix}.analysis`,
-      name: v.name,
-      ...(v.ok === false ? { failure: v.detail } : v.ok === null ? { skipped: v.detail } : {}),
-    })),
+    ...report.verdicts.map((v) => {
+      // The rule ids end the name, as the conformance cases' do ("... [RATE-01]"); a failure quotes them.
+      const ids = v.rules ?? (v.rule ? [v.rule] : []);
+      const quoted = rulesOfVerdict(v);
+      const rules = quoted.length ? `${v.detail} (${quoted.join('; ')})` : v.detail;
+      // A failed finding says how to see it again.
+      const seen =
+        v.ok === false && v.sample
+          ? `${rules}; first such answer: HTTP ${v.sample.status}${v.sample.body ? ` ${v.sample.body.slice(0, 300)}` : ''}`
+          : rules;
+      const detail = v.ok === false && report.rerun ? `${seen}; run again: ${report.rerun}` : seen;
+      return {
+        classname: `${prefix}.analysis`,
+        name: ids.length ? `${v.name} [${ids.join(', ')}]` : v.name,
+        ...(v.ok === false ? { failure: detail } : v.ok === null ? { skipped: detail } : {}),
+      };
+    }),
   ];
 }
 

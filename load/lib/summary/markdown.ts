@@ -1,7 +1,7 @@
 // The Markdown report: a verdict line, the findings, thresholds, checks and the main metrics.
-import { markdownText } from '../../../common/safe-text.ts';
+import { markdownCodeBlock, markdownText, terminalText } from '../../../common/safe-text.ts';
 import { limiterFileName, timelineOf } from './limiter-chart.ts';
-import { formatValue, type LoadReport } from './report.ts';
+import { formatValue, type LoadReport, NO_SPEC_RULE, rulesOfVerdict } from './report.ts';
 
 /** Cells must not break the table, nor carry markup or escapes: the one Markdown escaper. */
 function cell(text: string): string {
@@ -49,18 +49,41 @@ export function renderMarkdown(report: LoadReport): string {
     '',
   );
   lines.push(...besideLines(report));
+  if (report.rerun) lines.push(`Run it again: \`${report.rerun.replace(/`/g, "'")}\``, '');
   if (report.figures.length) {
     lines.push('## Findings', '', '| | |', '|---|---|');
     for (const f of report.figures) lines.push(`| ${cell(f.label)} | ${cell(f.value)} |`);
     lines.push('');
   }
   if (report.verdicts.length) {
-    lines.push('| verdict | result | detail |', '|---|---|---|');
+    lines.push('| verdict | rule | result | detail |', '|---|---|---|---|');
     for (const v of report.verdicts) {
       const result = v.ok === null ? 'undecided' : v.ok ? 'pass' : '**FAIL**';
-      lines.push(`| ${cell(v.name)} | ${result} | ${cell(v.detail)} |`);
+      const rules = rulesOfVerdict(v);
+      lines.push(
+        `| ${cell(v.name)} | ${rules.length ? rules.map(cell).join('<br>') : cell(NO_SPEC_RULE)} | ${result} | ${cell(v.detail)} |`,
+      );
     }
     lines.push('');
+    // A failed finding's evidence, under the table: the answer it is about, as the target sent it.
+    for (const v of report.verdicts.filter((x) => x.ok === false && x.sample)) {
+      const s = v.sample;
+      if (!s) continue;
+      const headers = Object.entries(s.headers).map(([n, h]) => `${n}: ${h}`);
+      lines.push(
+        `**${cell(v.name)}**: ${cell(s.why)}; the first such answer (HTTP ${s.status}):`,
+        '',
+        // The target's words: control characters shown, no line a CI runner would take as a command.
+        ...markdownCodeBlock(
+          terminalText([`HTTP ${s.status}`, ...headers, '', s.body ?? '(body not read)'].join('\n'), {
+            lines: true,
+            max: 2000,
+          }),
+          'http',
+        ),
+        '',
+      );
+    }
   }
   if (timelineOf(report.analysis)) {
     lines.push(
@@ -72,9 +95,11 @@ export function renderMarkdown(report: LoadReport): string {
   }
   lines.push('## Thresholds', '');
   if (report.thresholds.length) {
-    lines.push('| metric | threshold | result |', '|---|---|---|');
+    lines.push('| metric | threshold | measured | result |', '|---|---|---|---|');
     for (const t of report.thresholds) {
-      lines.push(`| ${cell(t.metric)} | ${cell(t.expression)} | ${t.ok ? 'pass' : '**FAIL**'} |`);
+      lines.push(
+        `| ${cell(t.metric)} | ${cell(t.expression)} | ${cell(t.measured ?? 'not measured')} | ${t.ok ? 'pass' : '**FAIL**'} |`,
+      );
     }
   } else {
     lines.push('None.');

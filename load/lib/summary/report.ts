@@ -14,6 +14,26 @@ export interface Verdict {
   rule?: string;
   /** The kind of a failed verdict, in the checks' vocabulary (common/verdict-kind.ts). */
   kind?: VerdictKind;
+  /**
+   * The catalogue rules the finding judges (RATE-01, FLG-02, ...), whatever its outcome; absent
+   * when it judges no rule of the spec (what the target's own headers declare, RATE_EXPECTED_*).
+   */
+  rules?: string[];
+  /**
+   * Each rule's level and the spec's words, added on the Node side from src/rules/catalogue.ts
+   * (the launcher: k6 cannot load the catalogue), so every output quotes what was judged.
+   */
+  ruleTexts?: RuleText[];
+  /** A failed finding's evidence: the first answer it is about (status, headers, body cut). */
+  sample?: { why: string; status: number; headers: Record<string, string>; body?: string };
+}
+
+/** A rule as a load report quotes it. */
+export interface RuleText {
+  id: string;
+  level: string;
+  text: string;
+  section: string;
 }
 
 export interface Figure {
@@ -25,6 +45,23 @@ export interface ThresholdResult {
   metric: string;
   expression: string;
   ok: boolean;
+  /** What the run measured of the expression's statistic, in the metric's unit ("0.42 %", "812.0 ms"). */
+  measured?: string;
+}
+
+/** The statistic a threshold expression judges: `p(95)<500` -> p(95), `rate<0.01` -> rate. */
+export function statOf(expression: string): string | undefined {
+  return /^\s*([a-z]+(?:\(\d+(?:\.\d+)?\))?)\s*(?:<=|>=|==|!=|<|>)/.exec(expression)?.[1];
+}
+
+/** The measured value next to a threshold's limit, when the metric has the statistic it judges. */
+export function measuredOf(
+  metric: { type: string; contains?: string; values: Record<string, number> },
+  expression: string,
+): string | undefined {
+  const stat = statOf(expression);
+  const value = stat === undefined ? undefined : metric.values[stat];
+  return stat === undefined || value === undefined ? undefined : formatValue(metric, stat, value);
 }
 
 /**
@@ -63,6 +100,8 @@ export interface LoadReport {
   dashboard?: { file: string } | { missing: string };
   /** Added by the launcher: the conformance run of the same folder against the same target. */
   conformance?: ConformanceBeside;
+  /** Added by the launcher: the command that runs the same probe again (its arguments, secrets hidden). */
+  rerun?: string;
 }
 
 /** The conformance run a load run sits beside (reports/index.html of the same folder). */
@@ -117,7 +156,8 @@ export function buildReport(data: K6SummaryData, context: ReportContext): LoadRe
       values: metric.values,
     };
     for (const [expression, result] of Object.entries(metric.thresholds ?? {})) {
-      thresholds.push({ metric: name, expression, ok: result.ok });
+      const measured = measuredOf(metric, expression);
+      thresholds.push({ metric: name, expression, ok: result.ok, ...(measured ? { measured } : {}) });
     }
   }
   const plumbingFailed = Object.entries(data.metrics).some(
@@ -166,3 +206,15 @@ export function formatValue(
   if (stat === 'rate') return `${value.toFixed(2)}/s`;
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
+
+/** "RATE-01 (ADVICE): A caller over the limit is answered 429 ..." for each rule a verdict judges. */
+export function rulesOfVerdict(v: Pick<Verdict, 'rules' | 'rule' | 'ruleTexts'>): string[] {
+  const ids = v.rules ?? (v.rule ? [v.rule] : []);
+  return ids.map((id) => {
+    const t = v.ruleTexts?.find((r) => r.id === id);
+    return t ? `${id} (${t.level}): ${t.text}` : id;
+  });
+}
+
+/** What a verdict judges when it judges no rule of the spec. */
+export const NO_SPEC_RULE = 'no rule of the spec (a check of the target against its own word or yours)';

@@ -16,7 +16,9 @@ export function renderText(report: LoadReport, files: readonly string[]): string
     lines.push(`  ${v.ok === null ? '?' : v.ok ? '✓' : '✗'} ${t(v.name)}: ${t(v.detail)}`);
   }
   for (const t of report.thresholds)
-    lines.push(`  ${t.ok ? '✓' : '✗'} threshold ${t.metric} ${t.expression}`);
+    lines.push(
+      `  ${t.ok ? '✓' : '✗'} threshold ${t.metric} ${t.expression}${t.measured ? ` (measured ${t.measured})` : ''}`,
+    );
   const failedChecks = report.checks.filter((c) => c.fails > 0);
   for (const c of failedChecks)
     lines.push(`  ✗ check "${t(c.name)}": ${c.fails} of ${c.passes + c.fails} failed`);
