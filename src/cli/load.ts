@@ -10,10 +10,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSecretFilter } from '../../common/secret-filter.ts';
+import { envSwitch } from '../../load/lib/env.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import { firstLine } from '../client/errors.ts';
 import {
+  applyEnvFile,
   formatProblems,
   guard,
   isProduction,
@@ -49,6 +51,9 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
+  // .env's values of RATE_*, FLAG_*, RELEASE_*, LOCAL_*, LOAD_PROFILE and the report folders count as
+  // the environment's do: k6 and the plan check read them there (src/config/env-file.ts).
+  applyEnvFile();
   let args: ReturnType<typeof parseLoadArgs>;
   try {
     args = parseLoadArgs(process.argv.slice(2));
@@ -63,6 +68,7 @@ async function main(): Promise<void> {
   const script = LOAD_SCRIPTS[args.script];
 
   const loaded = loadSettings();
+  for (const warning of loaded.warnings ?? []) process.stderr.write(`${warning}\n`);
   if (!loaded.ok) {
     process.stderr.write(`${formatProblems(loaded.problems)}\n`);
     process.exit(2);
@@ -79,7 +85,8 @@ async function main(): Promise<void> {
   // Read once, here: the profile and RELEASE_PETS reach k6 through the hand-over (the pet address
   // is withheld when off), never as variables set for it.
   const profile = args.profile ?? (process.env.LOAD_PROFILE?.trim() || undefined);
-  let pets = script.petstore && process.env.RELEASE_PETS?.trim() !== 'off';
+  // A switch, in the words every switch takes; a word none takes is refused (exit 2) by the catch.
+  let pets = script.petstore && envSwitch(process.env, 'RELEASE_PETS', true);
   if (pets) {
     const petstore = guard(settings, 'petstore');
     if (!petstore.allowed) {
