@@ -36,7 +36,7 @@ import { findK6, K6_INSTALL_HINT } from '../launcher/find-k6.ts';
 import { k6Environment, refusedK6Variables, reportDirFrom } from '../launcher/k6-env.ts';
 import { localServerPlan } from '../launcher/local-server.ts';
 import { planProblem } from '../launcher/plan-check.ts';
-import { petsRefused, targetUnreachable } from '../launcher/preflight.ts';
+import { petsPreflight, targetUnreachable } from '../launcher/preflight.ts';
 import { annotateReport, markInterrupted, readReport, reportVerdict } from '../launcher/run-outcome.ts';
 import { LOAD_SCRIPTS } from '../launcher/scripts.ts';
 import type { RunningReferenceServer } from '../reference/index.ts';
@@ -134,7 +134,12 @@ async function main(): Promise<void> {
   // A pet interface asking for credentials the spec does not show would fail every pet request:
   // its traffic is left out as RELEASE_PETS=off leaves it, and the reports say why (the conformance
   // run skips its pet checks alike).
-  const petsLeftOut = pets ? await petsRefused(config) : undefined;
+  const petsCheck = pets ? await petsPreflight(config) : {};
+  if (petsCheck.wrong) {
+    await server?.close();
+    fail(petsCheck.wrong);
+  }
+  const petsLeftOut = petsCheck.leftOut;
   if (petsLeftOut) {
     pets = false;
     process.stderr.write(`load: ${petsLeftOut}, so the pet traffic is left out of this run\n`);
