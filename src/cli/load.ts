@@ -24,6 +24,7 @@ import {
   secretValues,
 } from '../config/index.ts';
 import { envArgs, LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
+import { buildPinnedK6 } from '../launcher/build-k6.ts';
 import {
   dashboardEnvironment,
   k6RunOptions,
@@ -106,8 +107,8 @@ async function main(): Promise<void> {
   const problem = planProblem(args.script, planEnv, controlAvailable, profile);
   if (problem) fail(`refusing to run ${args.script}: ${problem}`);
 
-  const k6 = findK6();
-  if (!k6) fail(K6_INSTALL_HINT);
+  // Missing k6 and Go there: the pinned k6 is built as npm test's pretest builds it (build-k6.ts).
+  const k6 = findK6() ?? (await k6Built());
 
   let server: RunningReferenceServer | undefined;
   let defaults: Record<string, string> = {};
@@ -239,6 +240,16 @@ async function main(): Promise<void> {
   });
   if (exit.message) process.stderr.write(`load: ${exit.message}\n`);
   await exitAfterOutput(exit.code);
+}
+
+/** The pinned k6 built with Go (one line says so first), or exit 2 with how to install it. */
+async function k6Built(): Promise<string> {
+  const result = await buildPinnedK6((line) => process.stderr.write(`load: k6 not found: ${line}\n`));
+  if ('built' in result) {
+    process.stderr.write(`load: k6 built in ${result.seconds} s at ${result.built}\n`);
+    return result.built;
+  }
+  fail('noGo' in result ? K6_INSTALL_HINT : `${result.failed}; ${K6_INSTALL_HINT}`);
 }
 
 /**
