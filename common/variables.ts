@@ -405,6 +405,12 @@ export const VARIABLES: readonly Variable[] = [
     meaning: 'load runs: folder of the k6 reports (`k6-<script>.json/.md/.junit.xml`)',
     example: 'reports/load',
   }),
+  load('K6_PROJECT_DIR', {
+    defaultNote: "the project's own folder",
+    meaning:
+      "load runs and `npm test`: the folder of the project's own k6 build, searched after `PATH` ([installing k6](load.md#installing-k6))",
+    example: '/opt/k6/bin',
+  }),
   load('LOCAL_RATE_LIMIT', {
     defaultNote: '600 (rate-limit), 100 (its smoke profile), off (release)',
     meaning: "load runs, local target: the reference server's limit per credential and window, or `off`",

@@ -4,11 +4,8 @@
 // known one was probably meant. Names only: a value may be a secret.
 import { VARIABLES } from '../../common/variables.ts';
 
-/**
- * Variables of ours that the table does not list, read elsewhere: where the project's own k6 is
- * (find-k6.ts) and the fuzz depth of the configuration tests.
- */
-const ALSO_READ: readonly string[] = ['K6_PROJECT_DIR', 'CONFIG_FUZZ_RUNS'];
+/** Variables of ours that the table does not list: the fuzz depth of the configuration tests. */
+const ALSO_READ: readonly string[] = ['CONFIG_FUZZ_RUNS'];
 
 export const KNOWN_NAMES: ReadonlySet<string> = new Set([...VARIABLES.map((v) => v.name), ...ALSO_READ]);
 
