@@ -42,6 +42,8 @@ interface Workflow {
 }
 const workflow = (file: string) => parse(readFileSync(join(WORKFLOWS, file), 'utf8')) as Workflow;
 const allSteps = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps);
+/** A GitHub expression as a workflow writes it: `${{ ... }}`. */
+const expression = (inside: string) => `$\{{ ${inside} }}`;
 
 let clone: string;
 const dirs: string[] = [];
@@ -103,7 +105,7 @@ describe('the workflows', () => {
     expect(steps[check]?.run).toMatch(/^\.github\/scripts\/run-release-check\.sh /);
     // Everything after the check runs when it failed, was cancelled or timed out.
     const after = steps.slice(check + 1);
-    expect(after.map((s) => s.if)).toEqual(after.map(() => '${{ always() }}'));
+    expect(after.map((s) => s.if)).toEqual(after.map(() => expression('always()')));
     expect(after.map((s) => s.run ?? s.uses)).toEqual([
       'mikepenz/action-junit-report@v5',
       '.github/scripts/job-summary.sh reports',
@@ -124,9 +126,9 @@ describe('the workflows', () => {
     expect(restore).toBeGreaterThan(-1);
     expect(restore).toBeLessThan(run);
     expect(save).toBeGreaterThan(run);
-    expect(steps[save]?.if).toBe('${{ always() }}');
+    expect(steps[save]?.if).toBe(expression('always()'));
     const issue = steps.find((s) => s.run === '.github/scripts/nightly-issue.sh reports');
-    expect(issue?.if).toBe("${{ failure() && github.event_name == 'schedule' }}");
+    expect(issue?.if).toBe(expression("failure() && github.event_name == 'schedule'"));
   });
 
   it('are actionlint-clean', (ctx) => {
