@@ -26,15 +26,17 @@ function nearMiss(name: string, distance: number): boolean {
   return distance <= (name.length >= 16 ? 2 : 1);
 }
 
-/** Levenshtein distance, with a swap of two neighbours counting once (the commonest slip). */
+/**
+ * Levenshtein distance, with a swap of two neighbours counting once (the commonest slip). Three
+ * rows reused: called for every unknown name against every known one.
+ */
 export function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+  let before = new Int32Array(b.length + 1);
+  let above = Int32Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row = new Int32Array(b.length + 1);
   for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const row = rows[i] as number[];
-      const above = rows[i - 1] as number[];
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(
         (above[j] as number) + 1,
@@ -42,19 +44,23 @@ export function editDistance(a: string, b: string): number {
         (above[j - 1] as number) + cost,
       );
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+        best = Math.min(best, (before[j - 2] as number) + 1);
       }
       row[j] = best;
     }
+    [before, above, row] = [above, row, before];
   }
-  return (rows[a.length] as number[])[b.length] as number;
+  return above[b.length] as number;
 }
 
 /** The known name closest to a name (the first in table order among equals), with its distance. */
 export function closestKnown(name: string): { name: string; distance: number } {
   let best = { name: '', distance: Number.POSITIVE_INFINITY };
+  const upper = name.toUpperCase();
   for (const known of KNOWN_NAMES) {
-    const distance = editDistance(name.toUpperCase(), known);
+    // The difference in length is a lower bound of the distance: no closer one there.
+    if (Math.abs(upper.length - known.length) >= best.distance) continue;
+    const distance = editDistance(upper, known);
     if (distance < best.distance) best = { name: known, distance };
   }
   return best;
@@ -79,9 +85,11 @@ export function unknownVariableWarnings(
   const lines = new Map<string, string>();
   const consider = (name: string, where: '.env' | 'the environment') => {
     if (!PLAIN_NAME.test(name) || KNOWN_NAMES.has(name) || lines.has(name)) return;
+    // The environment's names are judged only with our prefix (the cheap test first).
+    if (where === 'the environment' && !looksOurs(name)) return;
     const closest = closestKnown(name);
     const near = nearMiss(name, closest.distance);
-    const ours = where === '.env' ? looksOurs(name) || near : looksOurs(name) && near;
+    const ours = where === '.env' ? looksOurs(name) || near : near;
     if (!ours) return;
     const guess = near ? `did you mean ${closest.name}?` : `the closest known one is ${closest.name}`;
     lines.set(

@@ -55,14 +55,15 @@ const temp = (prefix: string) => {
 
 beforeAll(() => {
   clone = join(temp('workflows-clone-'), 'repo');
-  execFileSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, clone]);
+  // --shared: the objects are this repository's (nothing copied); the checkout is a fresh one.
+  execFileSync('git', ['clone', '--quiet', '--shared', ROOT, clone]);
   // What `npm ci` and the pinned k6 would give the clone, borrowed rather than installed again.
   symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
   if (existsSync(join(ROOT, '.tools'))) symlinkSync(join(ROOT, '.tools'), join(clone, '.tools'));
 }, 120_000);
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** A script of .github/scripts/ in the clone, as a workflow step runs it. */
 function step(script: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
