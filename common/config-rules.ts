@@ -47,18 +47,35 @@ export function readTarget(value: string | undefined): Rule<TargetName> {
 }
 
 /**
- * ALLOW_PRODUCTION_WRITES: yes or no (unset is no). Anything else is refused rather than read as
- * "off": someone who wrote `true` meant something, and guessing wrong either way (writes to real
- * money, or silently skipped checks) is worse than asking.
+ * The words every on/off variable takes, in any case: one list for all of them, so a value one
+ * switch accepts no other refuses (`CONFORMANCE_STRICT=yes`, `ALLOW_PRODUCTION_WRITES=1`).
  */
+export const SWITCH_ON: readonly string[] = ['1', 'yes', 'true', 'on'];
+export const SWITCH_OFF: readonly string[] = ['0', 'no', 'false', 'off'];
+
+/**
+ * An on/off variable: one of the switch words (unset is the fallback). Anything else is refused
+ * rather than read as either: someone who wrote `enabled` meant something, and guessing wrong
+ * (writes to real money, or silently skipped checks) is worse than asking.
+ */
+export function readSwitch(value: string | undefined, fallback: boolean, meaning?: string): Rule<boolean> {
+  if (value === undefined) return ok(fallback);
+  const word = value.toLowerCase();
+  if (SWITCH_ON.includes(word)) return ok(true);
+  if (SWITCH_OFF.includes(word)) return ok(false);
+  return refused({ kind: 'choice', expected: switchExpected(fallback, meaning), quoted: true });
+}
+
+/** What a switch expects, in words: the words, what on means, the default. */
+export function switchExpected(fallback: boolean, meaning?: string): string {
+  const words = (list: readonly string[]) => `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
+  const on = meaning ? `, which ${meaning}` : '';
+  return `on (${words(SWITCH_ON)}${on}) or off (${words(SWITCH_OFF)}), in any case; default ${fallback ? 'on' : 'off'}`;
+}
+
+/** ALLOW_PRODUCTION_WRITES: a switch, off unless set. */
 export function readAllowSwitch(value: string | undefined): Rule<boolean> {
-  if (value === undefined || value === 'no') return ok(false);
-  if (value === 'yes') return ok(true);
-  return refused({
-    kind: 'choice',
-    expected: 'yes (writes and load against production) or no (default)',
-    quoted: true,
-  });
+  return readSwitch(value, false, 'lets writes and load reach production');
 }
 
 export const DEFAULT_TIMEOUT_MS = Number(variableDefault('REQUEST_TIMEOUT_MS'));

@@ -17,8 +17,8 @@ export interface Variable {
   defaultNote?: string;
   /** Never shown in a report or log. */
   secret: boolean;
-  /** Read from .env too (false: from the environment only). */
-  envFile: boolean;
+  /** A load run's own variable (npm run load:*), read by the launcher and the k6 scripts. */
+  loadRun?: boolean;
   /** For tests of the suite only (leave unset against a real environment). */
   testsOnly?: boolean;
   /**
@@ -45,7 +45,6 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     default: 'local',
     secret: false,
-    envFile: true,
     k6: true,
     meaning:
       'which environment to check: `local` (the embedded reference server), `staging` or `production` (case does not matter)',
@@ -64,7 +63,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'apiBaseUrl',
     required: 'unless local',
     secret: false,
-    envFile: true,
     k6: true,
     meaning:
       'base address of the main service: an absolute http(s) URL ending with `/api/` (a missing final `/` is added), no credentials, query or fragment',
@@ -82,7 +80,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'petstoreBaseUrl',
     required: 'unless local',
     secret: false,
-    envFile: true,
     k6: true,
     meaning: 'base address of the demo pet interface: an http(s) URL ending with `/v1`',
     example: 'https://petstore.staging.example.com/v1',
@@ -98,7 +95,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'clientId',
     required: 'unless local',
     secret: false,
-    envFile: true,
     k6: true,
     meaning: 'client id for `POST /v1/auth/token` (bearer tokens)',
     example: 'conformance-client',
@@ -117,7 +113,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'clientSecret',
     required: 'unless local',
     secret: true,
-    envFile: true,
     k6: true,
     meaning: 'its client secret (**secret**)',
     example: '',
@@ -128,7 +123,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'apiKeyId',
     required: 'unless local',
     secret: false,
-    envFile: true,
     k6: true,
     meaning: 'id of an API key (`x-api-key-id`)',
     example: 'conformance-key',
@@ -143,7 +137,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'apiKeySecret',
     required: 'unless local',
     secret: true,
-    envFile: true,
     k6: true,
     meaning: "that key's secret, `x-api-key-secret` (**secret**)",
     example: '',
@@ -154,7 +147,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'pinnedApiKeyId',
     required: 'with its secret',
     secret: false,
-    envFile: true,
     k6: false,
     meaning: "a key pinned to an IP other than the runner's: the checks that a leaked key is refused use it",
     example: 'pinned-key',
@@ -171,7 +163,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'pinnedApiKeySecret',
     required: 'with its id',
     secret: true,
-    envFile: true,
     k6: false,
     meaning: "that pinned key's secret (**secret**); both pinned variables or neither",
     example: '',
@@ -183,7 +174,6 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     defaultNote: "detected: a bearer token refused with 401/403 and the error body is the route's choice",
     secret: false,
-    envFile: true,
     k6: false,
     meaning:
       'the schemes GET /v1/customers takes ("API key or bearer token as the route allows"): `api-key` or `both`; the API key is always required (its shown permission: administer customers)',
@@ -202,7 +192,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'pinnedApiKeyAddress',
     required: 'no',
     secret: false,
-    envFile: true,
     k6: false,
     meaning:
       'the IP address that pinned key is fixed to on the portal: the checks claim it in X-Forwarded-For, Forwarded, ... and expect the key still refused (unset: those claims run only with a control API)',
@@ -214,7 +203,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'disabledFeatureRoute',
     required: 'no',
     secret: false,
-    envFile: true,
     k6: false,
     meaning:
       'a main-service GET route whose feature is disabled in that environment (`FEATURE_FLAG_DISABLED` checks)',
@@ -232,7 +220,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'expiredAccessToken',
     required: 'no',
     secret: true,
-    envFile: true,
     k6: false,
     meaning:
       'an access token known to have expired, so `SESSION_EXPIRED` is checked without waiting (**secret**)',
@@ -248,17 +235,16 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     default: 'no',
     secret: false,
-    envFile: true,
     k6: true,
     meaning:
-      '`yes` lets write and load checks run against production; `no` keeps them off; any other value is refused',
+      'a switch: on (`yes`) lets write and load checks run against production; off (`no`) keeps them off; any word other than the switch words is refused',
     example: 'no',
     dotenv: {
       line: 'value',
       group: true,
       comment: [
         'Optional: yes lets write and load checks run against production; no (default) skips them.',
-        'Any other value is a configuration error (exit 2).',
+        'Every switch takes 1/yes/true/on and 0/no/false/off; any other value is an error (exit 2).',
       ],
     },
   },
@@ -267,7 +253,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'productionApiBaseUrl',
     required: 'no',
     secret: false,
-    envFile: true,
     k6: true,
     meaning:
       "production's main-service base address, declared once: a run whose API_BASE_URL or PETSTORE_BASE_URL has its host (any spelling: case, trailing dot, every IPv4 form) is production whatever CONFORMANCE_TARGET says",
@@ -286,7 +271,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'productionPetstoreBaseUrl',
     required: 'no',
     secret: false,
-    envFile: true,
     k6: true,
     meaning: "production's pet demo base address, declared once (as PRODUCTION_API_BASE_URL)",
     example: 'https://petstore.example.com/v1',
@@ -298,7 +282,6 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     default: '10000',
     secret: false,
-    envFile: true,
     k6: true,
     meaning: 'timeout of every request, a whole number of milliseconds from 1 to 600000',
     example: '15000',
@@ -313,9 +296,9 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     default: '0',
     secret: false,
-    envFile: true,
     k6: false,
-    meaning: '`1`: a failed SHOULD rule fails the run; `0`: it is reported as non-strict',
+    meaning:
+      'a switch: on (`1`, `yes`) makes a failed SHOULD rule fail the run; off (`0`, `no`): it is reported as non-strict',
     example: '1',
     dotenv: {
       line: 'value',
@@ -329,15 +312,14 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     default: '1',
     secret: false,
-    envFile: true,
     k6: false,
     meaning:
-      '`0` skips the checks that must wait real time against a target without control API: the 160 s watch of the flag cache (`FLG-WINDOW`, `FLG-RENEW`), a token lifetime up to 120 s, a `Retry-After` up to 60 s ([which checks wait](conformance.md))',
+      'a switch: off (`0`, `no`) skips the checks that must wait real time against a target without control API: the 160 s watch of the flag cache (`FLG-WINDOW`, `FLG-RENEW`), a token lifetime up to 120 s, a `Retry-After` up to 60 s ([which checks wait](conformance.md))',
     example: '0',
     dotenv: {
       line: 'value',
       comment: [
-        'Optional: 0 skips the checks that must wait real time against a remote target (the 160 s flag',
+        'Optional: 0 (off) skips the checks that must wait real time against a remote target (the 160 s flag',
         'cache watch, a token lifetime, a Retry-After; see docs/conformance.md).',
       ],
     },
@@ -347,10 +329,9 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     default: '300',
     secret: false,
-    envFile: false,
     k6: false,
     meaning:
-      'request budget of the generated requests (`suites/generated.test.ts`), spread over every operation; `0` switches them off ([generated requests](conformance.md#generated-requests)); read from the environment only',
+      'request budget of the generated requests (`suites/generated.test.ts`), spread over every operation; `0` switches them off ([generated requests](conformance.md#generated-requests))',
     example: '100',
   },
   {
@@ -358,10 +339,8 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     defaultNote: 'drawn and printed',
     secret: false,
-    envFile: false,
     k6: false,
-    meaning:
-      'the seed of the generated requests: the seed a run printed replays it exactly; read from the environment only',
+    meaning: 'the seed of the generated requests: the seed a run printed replays it exactly',
     example: '20261124',
   },
   {
@@ -370,7 +349,6 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     default: '60',
     secret: false,
-    envFile: true,
     testsOnly: true,
     k6: false,
     meaning:
@@ -389,7 +367,6 @@ export const VARIABLES: readonly Variable[] = [
     key: 'controlUrl',
     required: 'no',
     secret: false,
-    envFile: true,
     k6: true,
     meaning:
       'control API of a reference server you started yourself with `--control`, for the checks that need it',
@@ -404,18 +381,17 @@ export const VARIABLES: readonly Variable[] = [
     required: 'no',
     default: 'reports',
     secret: false,
-    envFile: false,
     k6: false,
     meaning:
-      'folder of the reports; read from the environment only (the CLI and the conformance reporter must find the same folder without reading a file); checked before the first request (created if need be, must be writable: else exit 2 and one line), and one run at a time per folder (docs/reports.md)',
+      'folder of the reports; checked before the first request (created if need be, must be writable: else exit 2 and one line), and one run at a time per folder (docs/reports.md)',
     example: 'reports/nightly',
     dotenv: {
       line: 'commented',
-      comment: ['Optional, environment only (not read from .env): folder of the reports (default reports).'],
+      comment: ['Optional: folder of the reports (default reports).'],
     },
   },
-  // The load runs (npm run load:*, docs/load.md). Read from the environment only; the scripts read
-  // their own when run directly with k6 (then LOAD_PROFILE too, which the CLI hands over).
+  // The load runs (npm run load:*, docs/load.md). The scripts read their own when run directly
+  // with k6 (then LOAD_PROFILE too, which the CLI hands over).
   load('LOAD_PROFILE', {
     key: 'profile',
     k6: true,
@@ -428,6 +404,12 @@ export const VARIABLES: readonly Variable[] = [
     defaultNote: '`CONFORMANCE_REPORTS_DIR`, else `reports`',
     meaning: 'load runs: folder of the k6 reports (`k6-<script>.json/.md/.junit.xml`)',
     example: 'reports/load',
+  }),
+  load('K6_PROJECT_DIR', {
+    defaultNote: "the project's own folder",
+    meaning:
+      "load runs and `npm test`: the folder of the project's own k6 build, searched after `PATH` ([installing k6](load.md#installing-k6))",
+    example: '/opt/k6/bin',
   }),
   load('LOCAL_RATE_LIMIT', {
     defaultNote: '600 (rate-limit), 100 (its smoke profile), off (release)',
@@ -451,7 +433,7 @@ export const VARIABLES: readonly Variable[] = [
   }),
   load('LOCAL_RATE_HEADERS', {
     defaultNote: 'on for rate-limit',
-    meaning: 'load runs, local target: `off` hides the IETF `RateLimit` headers, anything else shows them',
+    meaning: 'load runs, local target: a switch, off (`off`, `0`, `no`) hides the IETF `RateLimit` headers',
     example: 'off',
   }),
   load('LOCAL_TOKEN_TTL', {
@@ -576,18 +558,18 @@ export const VARIABLES: readonly Variable[] = [
   load('RELEASE_PETS', {
     default: 'on',
     meaning:
-      'load:release: `off` lists no pets; needed against production, where the pet demo is never used (the CLI decides, and hands no pet address over then)',
+      'load:release: a switch, off (`off`, `0`, `no`) lists no pets; needed against production, where the pet demo is never used (the CLI decides, and hands no pet address over then)',
     example: 'off',
   }),
 ];
 
-/** A load-run variable: read from the environment only, not a secret, not required. */
+/** A load-run variable: not a secret, not required. */
 function load(
   name: string,
   row: Pick<Variable, 'meaning' | 'example'> &
     Partial<Pick<Variable, 'key' | 'k6' | 'default' | 'defaultNote'>>,
 ): Variable {
-  return { name, required: 'no', secret: false, envFile: false, k6: false, ...row };
+  return { name, required: 'no', secret: false, k6: false, loadRun: true, ...row };
 }
 
 /** The names of the variables a predicate picks, in table order. */

@@ -29,7 +29,7 @@ import { type GuardedTarget, guard, isProduction } from '../../common/guard.ts';
 import { HAND_OVER_VARIABLE, readHandOver } from '../../common/hand-over.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { secretValuesOf, variableNames } from '../../common/variables.ts';
-import { type EnvMap, envString, LoadConfigError } from './env.ts';
+import { type EnvMap, envString, envSwitch, LoadConfigError } from './env.ts';
 
 export type { TargetName };
 
@@ -237,8 +237,8 @@ function fromVariables(env: EnvMap): LoadConfig {
   return {
     target,
     apiBaseUrl,
-    // RELEASE_PETS=off lists no pets: the address is left out, as the CLI leaves it out of the hand-over.
-    petstoreBaseUrl: envString(env, 'RELEASE_PETS') === 'off' ? undefined : petstoreBaseUrl,
+    // RELEASE_PETS off lists no pets: the address is left out, as the CLI leaves it out of the hand-over.
+    petstoreBaseUrl: envSwitch(env, 'RELEASE_PETS', true) ? petstoreBaseUrl : undefined,
     clientId: credential(env, 'CLIENT_ID'),
     clientSecret: credential(env, 'CLIENT_SECRET'),
     apiKeyId: credential(env, 'API_KEY_ID'),

@@ -1,6 +1,8 @@
 // Reading typed values from an environment map (k6's __ENV, or process.env in tests). Pure: no k6
 // import, so vitest runs it in Node. A bad value throws one line naming the variable.
 
+import { readSwitch, switchExpected } from '../../common/config-rules.ts';
+
 export type EnvMap = Readonly<Record<string, string | undefined>>;
 
 export class LoadConfigError extends Error {
@@ -11,6 +13,14 @@ export class LoadConfigError extends Error {
 export function envString(env: EnvMap, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
+}
+
+/** An on/off variable: the words every switch of the project takes (common/config-rules.ts). */
+export function envSwitch(env: EnvMap, name: string, fallback: boolean): boolean {
+  const raw = envString(env, name);
+  const read = readSwitch(raw, fallback);
+  if (read.ok) return read.value;
+  throw new LoadConfigError(`${name}="${raw}" is not valid: expected ${switchExpected(fallback)}`);
 }
 
 export function envNumber(

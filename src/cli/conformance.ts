@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { terminalText } from '../../common/safe-text.ts';
 import type { HandedOver } from '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
-import { formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
+import { applyEnvFile, formatProblems, loadSettings, resolveTarget } from '../config/index.ts';
 import { reportsDir } from '../report/reports-dir.ts';
 import { reportsDirProblem } from '../report/reports-dir-check.ts';
 import { acquireRunLock } from '../report/run-lock.ts';
@@ -101,6 +101,9 @@ function resolveArea(name: string): Area {
 async function main(): Promise<void> {
   // Ctrl-C and SIGTERM from the start: exit 130 / 143, with the reports of what ran (interrupts.ts).
   const interrupts = handleInterrupts();
+  // .env's values of the variables read where they are used (the reports folder, the generated
+  // requests' seed and budget) count as the environment's do (src/config/env-file.ts).
+  applyEnvFile();
   const args = parse();
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -145,6 +148,7 @@ async function main(): Promise<void> {
 
   // Configuration problems stop the run before any request.
   const loaded = loadSettings();
+  for (const warning of loaded.warnings ?? []) process.stderr.write(`${warning}\n`);
   if (!loaded.ok) {
     process.stderr.write(`${formatProblems(loaded.problems)}\n`);
     process.exit(2);

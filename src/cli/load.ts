@@ -10,10 +10,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSecretFilter } from '../../common/secret-filter.ts';
+import { envSwitch } from '../../load/lib/env.ts';
 import { reportPaths } from '../../load/lib/summary/outputs.ts';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import { firstLine } from '../client/errors.ts';
 import {
+  applyEnvFile,
   formatProblems,
   guard,
   isProduction,
@@ -22,6 +24,7 @@ import {
   secretValues,
 } from '../config/index.ts';
 import { envArgs, LOAD_USAGE, LoadUsageError, parseLoadArgs } from '../launcher/args.ts';
+import { buildPinnedK6 } from '../launcher/build-k6.ts';
 import {
   type ClientCredential,
   CredentialsPoolError,
@@ -39,7 +42,7 @@ import { findK6, K6_INSTALL_HINT } from '../launcher/find-k6.ts';
 import { k6Environment, refusedK6Variables, reportDirFrom } from '../launcher/k6-env.ts';
 import { localServerPlan } from '../launcher/local-server.ts';
 import { planProblem } from '../launcher/plan-check.ts';
-import { petsRefused, targetUnreachable } from '../launcher/preflight.ts';
+import { petsPreflight, targetUnreachable } from '../launcher/preflight.ts';
 import {
   annotateReport,
   markInterrupted,
@@ -60,6 +63,9 @@ function failNow(message: string): never {
 }
 
 async function main(): Promise<void> {
+  // .env's values of RATE_*, FLAG_*, RELEASE_*, LOCAL_*, LOAD_PROFILE and the report folders count as
+  // the environment's do: k6 and the plan check read them there (src/config/env-file.ts).
+  applyEnvFile();
   let args: ReturnType<typeof parseLoadArgs>;
   try {
     args = parseLoadArgs(process.argv.slice(2));
@@ -74,6 +80,7 @@ async function main(): Promise<void> {
   const script = LOAD_SCRIPTS[args.script];
 
   const loaded = loadSettings();
+  for (const warning of loaded.warnings ?? []) process.stderr.write(`${warning}\n`);
   if (!loaded.ok) {
     process.stderr.write(`${formatProblems(loaded.problems)}\n`);
     process.exit(2);
@@ -101,7 +108,8 @@ async function main(): Promise<void> {
   // Read once, here: the profile and RELEASE_PETS reach k6 through the hand-over (the pet address
   // is withheld when off), never as variables set for it.
   const profile = args.profile ?? (process.env.LOAD_PROFILE?.trim() || undefined);
-  let pets = script.petstore && process.env.RELEASE_PETS?.trim() !== 'off';
+  // A switch, in the words every switch takes; a word none takes is refused (exit 2) by the catch.
+  let pets = script.petstore && envSwitch(process.env, 'RELEASE_PETS', true);
   if (pets) {
     const petstore = guard(settings, 'petstore');
     if (!petstore.allowed) {
@@ -131,8 +139,9 @@ async function main(): Promise<void> {
     }
   }
 
-  const k6 = findK6();
-  if (!k6) return fail(K6_INSTALL_HINT);
+  // Missing k6 and Go there: the pinned k6 is built as npm test's pretest builds it (build-k6.ts).
+  const k6 = findK6() ?? (await k6Built());
+  if (typeof k6 !== 'string') return fail(k6.problem);
 
   let server: RunningReferenceServer | undefined;
   let defaults: Record<string, string> = {};
@@ -163,7 +172,12 @@ async function main(): Promise<void> {
   // A pet interface asking for credentials the spec does not show would fail every pet request:
   // its traffic is left out as RELEASE_PETS=off leaves it, and the reports say why (the conformance
   // run skips its pet checks alike).
-  const petsLeftOut = pets ? await petsRefused(config) : undefined;
+  const petsCheck = pets ? await petsPreflight(config) : {};
+  if (petsCheck.wrong) {
+    await server?.close();
+    return fail(petsCheck.wrong);
+  }
+  const petsLeftOut = petsCheck.leftOut;
   if (petsLeftOut) {
     pets = false;
     process.stderr.write(`load: ${petsLeftOut}, so the pet traffic is left out of this run\n`);
@@ -340,6 +354,16 @@ async function didNotRun(
   } catch (error) {
     process.stderr.write(`load: cannot write the "did not run" entry in ${reportDir}: ${firstLine(error)}\n`);
   }
+}
+
+/** The pinned k6 built with Go (one line says so first), or why not with how to install it. */
+async function k6Built(): Promise<string | { problem: string }> {
+  const result = await buildPinnedK6((line) => process.stderr.write(`load: k6 not found: ${line}\n`));
+  if ('built' in result) {
+    process.stderr.write(`load: k6 built in ${result.seconds} s at ${result.built}\n`);
+    return result.built;
+  }
+  return { problem: 'noGo' in result ? K6_INSTALL_HINT : `${result.failed}; ${K6_INSTALL_HINT}` };
 }
 
 /**

@@ -13,7 +13,14 @@ export {
 export { compose, type Interceptor, type Send, type SendOptions } from './interceptors.ts';
 export { asksForToken, leaksOf } from './leaks.ts';
 export { buildOutgoing, type OutgoingRequest, type OutgoingTarget } from './outgoing.ts';
-export { answered, type Probe, petsAskForCredentials, probe, probePetstore } from './probe.ts';
+export {
+  answered,
+  type Probe,
+  petsAskForCredentials,
+  petsBaseWrong,
+  probe,
+  probePetstore,
+} from './probe.ts';
 export { createRecorder, MAX_RECORDED_BODY } from './recorder.ts';
 export {
   ACCESS_TOKEN,

@@ -49,3 +49,16 @@ export function petsAskForCredentials(pets: Probe | undefined, config: TargetCon
     `${answered(response)}); the spec does not show its authentication`
   );
 }
+
+/**
+ * A pet base address that answers but where the pet list is not: GET {PETSTORE_BASE_URL}/pets is a
+ * route the spec shows, so a 404 there means the address is wrong (a missing /v1, the main service's
+ * address), as every route answering 404 means a wrong API_BASE_URL. One line, else undefined.
+ */
+export function petsBaseWrong(pets: Probe | undefined, config: TargetConfig): string | undefined {
+  if (!pets || !('response' in pets) || pets.response.status !== 404) return undefined;
+  return (
+    `the pet list answers 404 (GET ${config.petstoreBaseUrl}/pets): ` +
+    'check PETSTORE_BASE_URL, the base address of the pet demo interface ending with /v1'
+  );
+}

@@ -1,4 +1,6 @@
 // Configuration: .env + environment -> one validated target; the production guard; secret values.
+
+export { applyEnvFile } from './env-file.ts';
 export { type GuardedAction, type GuardVerdict, guard, isProduction } from './guard.ts';
 export { formatProblems } from './problems.ts';
 export { secretValues } from './secrets.ts';

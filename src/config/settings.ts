@@ -9,6 +9,8 @@ export interface LoadOptions {
 }
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): LoadResult {
-  const { values, problems } = readVariables(env, options.envFile);
-  return validate(values, problems);
+  const { values, problems, warnings } = readVariables(env, options.envFile);
+  const result = validate(values, problems);
+  // Only when there is something to say: a clean configuration's result stays as it was.
+  return warnings.length > 0 ? { ...result, warnings } : result;
 }

@@ -48,7 +48,11 @@ export interface ConfigProblem {
   expected: string;
 }
 
-export type LoadResult = { ok: true; settings: TargetSettings } | { ok: false; problems: ConfigProblem[] };
+/** warnings: one line per unknown variable that looks like ours (a slip such as API_KEY_SECRT). */
+export type LoadResult = (
+  | { ok: true; settings: TargetSettings }
+  | { ok: false; problems: ConfigProblem[] }
+) & { warnings?: string[] };
 
 export interface TargetConfig {
   target: TargetName;

@@ -13,6 +13,7 @@ import {
   readBaseUrl,
   readCredential,
   readHttpUrl,
+  readSwitch,
   readTarget,
   readTimeout,
 } from '../../common/config-rules.ts';
@@ -148,12 +149,9 @@ function credential(c: Collector, name: string, what: string, required: boolean,
   return undefined;
 }
 
+/** An on/off variable: the same words for every switch (common/config-rules.ts readSwitch). */
 function flag(c: Collector, name: string, fallback: boolean): boolean {
-  const value = c.get(name);
-  if (value === undefined) return fallback;
-  if (value === '0' || value === '1') return value === '1';
-  c.add(name, `is ${c.quote(value)}`, `0 or 1 (default ${fallback ? 1 : 0})`);
-  return fallback;
+  return chosen(c, name, readSwitch(c.get(name), fallback), fallback);
 }
 
 function allowProductionWrites(c: Collector): boolean {

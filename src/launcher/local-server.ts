@@ -1,5 +1,6 @@
 // How the CLI starts the reference server for the local target, per script: the control API
 // where the script steers the server, and the limiter the script should meet.
+import { envSwitch } from '../../load/lib/env.ts';
 import type { ReferenceServerOptions } from '../reference/index.ts';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_SHAPES, type RateLimit } from '../reference/options.ts';
 import type { LoadScriptName } from './scripts.ts';
@@ -52,7 +53,7 @@ function faults(env: NodeJS.ProcessEnv): string[] {
 
 /**
  * LOCAL_RATE_LIMIT (requests, or `off`), LOCAL_RATE_WINDOW (seconds), LOCAL_RATE_SHAPE,
- * LOCAL_RATE_REFILL, LOCAL_RATE_HEADERS (on by default for rate-limit, `off` to hide them),
+ * LOCAL_RATE_REFILL, LOCAL_RATE_HEADERS (a switch, on by default for rate-limit),
  * LOCAL_TOKEN_TTL (seconds) and LOCAL_FAULTS set up the local server (profile: the run's). The release profile runs
  * without a limiter unless asked: its users share one client credential, so a per-credential limit
  * would turn any profile above smoke into a rate-limit probe. Nothing about the limiter is handed to
@@ -77,8 +78,7 @@ export function localServerPlan(
     off || (script === 'release' && limit === undefined)
       ? null
       : { limit: limit ?? DEFAULT_RATE_LIMIT.limit, windowSeconds, ...shaped };
-  const headersRaw = env.LOCAL_RATE_HEADERS?.trim().toLowerCase();
-  const rateLimitHeaders = headersRaw ? headersRaw !== 'off' : script === 'rate-limit';
+  const rateLimitHeaders = envSwitch(env, 'LOCAL_RATE_HEADERS', script === 'rate-limit');
   const tokenTtlSeconds = positiveInteger(env, 'LOCAL_TOKEN_TTL');
   const faultNames = faults(env);
   const limiter = rateLimit

@@ -3,7 +3,13 @@
 // request goes through the suite's client, so reachability is decided as the conformance run
 // decides it (unreachableReason of src/client/errors.ts), in the same words. Before the release run,
 // one GET of the pet list as well, judged by the conformance run's setup diagnosis.
-import { createApiClient, petsAskForCredentials, probePetstore, unreachableReason } from '../client/index.ts';
+import {
+  createApiClient,
+  petsAskForCredentials,
+  petsBaseWrong,
+  probePetstore,
+  unreachableReason,
+} from '../client/index.ts';
 import type { TargetConfig } from '../config/index.ts';
 
 /** Longest wait for the first answer: a load run should not sit on a silent target. */
@@ -29,11 +35,14 @@ export async function targetUnreachable(config: TargetConfig): Promise<string | 
 }
 
 /**
- * Why the pet traffic must be left out (the pet list answered 401/403: the spec shows no pet
- * credentials, so every pet request would fail for want of them), in one line; else undefined.
- * Any other answer, or none, changes nothing: the run measures it.
+ * Before a run that lists pets: the pet list answering 404 means PETSTORE_BASE_URL is wrong (one
+ * line, exit 2, as the conformance run's setup diagnosis says it), or why the pet traffic must be
+ * left out (the pet list asks for credentials). Asked once: one GET of the pet list.
  */
-export async function petsRefused(config: TargetConfig): Promise<string | undefined> {
+export async function petsPreflight(config: TargetConfig): Promise<{ wrong?: string; leftOut?: string }> {
   const pets = await probePetstore(preflightClient(config), config);
-  return petsAskForCredentials(pets, config);
+  const wrong = petsBaseWrong(pets, config);
+  if (wrong) return { wrong };
+  const leftOut = petsAskForCredentials(pets, config);
+  return leftOut ? { leftOut } : {};
 }

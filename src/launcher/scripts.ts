@@ -15,7 +15,7 @@ export const LOAD_SCRIPTS = {
   release: {
     file: 'load/release.ts',
     control: false,
-    // Lists pets unless RELEASE_PETS=off: the production guard must allow the pet demo.
+    // Lists pets unless RELEASE_PETS is off: the production guard must allow the pet demo.
     petstore: true,
   },
 } as const;

@@ -4,7 +4,14 @@
 // "Refused" (a 4xx naming the credentials) is a setup problem; a broken service (5xx, a malformed
 // answer) is not: the checks run and report it.
 
-import { type ApiClient, answered, petsAskForCredentials, probe, probePetstore } from '../client/index.ts';
+import {
+  type ApiClient,
+  answered,
+  petsAskForCredentials,
+  petsBaseWrong,
+  probe,
+  probePetstore,
+} from '../client/index.ts';
 import type { TargetConfig } from '../config/index.ts';
 
 export interface SetupDiagnosis {
@@ -62,6 +69,10 @@ export async function diagnoseSetup(client: ApiClient, config: TargetConfig): Pr
         'check API_KEY_ID and API_KEY_SECRET (and whether the key is pinned to another IP address)',
     };
   }
+  // A wrong pet base is a setup mistake like a wrong API base: one line and exit 2, not every pet
+  // check failed on the same 404.
+  const wrongPets = petsBaseWrong(pets, config);
+  if (wrongPets) return { problem: wrongPets };
   if (pets && 'unreachable' in pets) {
     return {
       petstoreUnavailable: `the pet demo interface cannot be reached (${pets.unreachable}); check PETSTORE_BASE_URL`,

@@ -1,7 +1,7 @@
 // `npm run conformance` against a reference server set up wrongly from the user's side: a wrong
-// client secret, a wrong base path and a dead pet base. The first two stop before the checks with
-// exit 2, one line and the reports saying why; the third skips the pet checks, with that reason,
-// and runs the rest.
+// client secret, a wrong base path, a wrong pet base path and a dead pet base. The first three stop
+// before the checks with exit 2, one line and the reports saying why; the last skips the pet checks,
+// with that reason, and runs the rest.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,6 +80,17 @@ describe('a run whose setup is wrong', { timeout: 120_000 }, () => {
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^every route answers 404 .*check API_BASE_URL/),
     ]);
+  });
+
+  // Before: exit 1 and every pet check failed on the same 404 (14 of them), where the same mistake
+  // in API_BASE_URL was one line and exit 2.
+  it('wrong pet base path: exit 2, one line pointing at PETSTORE_BASE_URL, as a wrong API base', async () => {
+    const run = await conformance({ PETSTORE_BASE_URL: server.petstoreBaseUrl.replace(/\/v1$/, '/v2/v1') });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^the pet list answers 404 \(GET \S+\/v2\/v1\/pets\): check PETSTORE_BASE_URL/),
+    ]);
+    expect(run.results.problems).toEqual([run.stderr.trim()]);
   });
 
   it('dead pet base: the pet checks skip with the reason, the rest runs and passes', async () => {

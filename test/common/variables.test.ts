@@ -30,17 +30,15 @@ describe('the table of configuration variables', () => {
     );
   });
 
-  it('sets in .env.example only what .env is read for, with the table defaults and no secret', () => {
+  it('sets in .env.example the table defaults and no secret, and shows every setting', () => {
     const named = [...envExampleText().matchAll(/^(# )?([A-Z][A-Z0-9_]+)=(.*)$/gm)];
     for (const [, commented, name, value] of named) {
       const variable = VARIABLES.find((v) => v.name === name);
-      // A variable read from the environment only is shown commented out, never as if .env set it.
-      if (!commented) expect(variable?.envFile, name).toBe(true);
       if (variable?.secret) expect(value, name).toBe('');
       if (!commented && value !== '') expect(value, name).toBe(variable?.default);
     }
     expect(named.map((m) => m[2])).toEqual(variableNames((v) => v.dotenv !== undefined));
-    expect(variableNames((v) => v.envFile && !v.dotenv)).toEqual([]);
+    expect(variableNames((v) => v.key !== undefined && !v.loadRun && !v.dotenv)).toEqual([]);
   });
 
   it('names the secrets the validator keeps out of its messages', () => {
@@ -58,7 +56,10 @@ describe('the table of configuration variables', () => {
   });
 
   it('is the list the configuration tests hold every variable to', () => {
-    expect([...KNOWN_VARIABLES]).toEqual(variableNames((v) => v.envFile && !v.testsOnly));
+    // The validated settings' variables: a key of the settings, not a load run's own, not tests only.
+    expect([...KNOWN_VARIABLES]).toEqual(
+      variableNames((v) => v.key !== undefined && !v.loadRun && !v.testsOnly),
+    );
   });
 
   it('marks the variables the load CLI hands to k6: the hand-over holds them under their keys', () => {
@@ -92,7 +93,7 @@ describe('every variable the load side reads', () => {
     const patterns = [
       /\b(?:env|__ENV)\.([A-Z][A-Z0-9_]{2,})\b/g,
       /\b(?:env|__ENV)\[['"]([A-Z][A-Z0-9_]{2,})['"]\]/g,
-      /\b(?:envString|envNumber|envDuration|envChoice|positiveInteger|optional|baseUrl|allowSwitch)\((?:env, )?'([A-Z][A-Z0-9_]{2,})'/g,
+      /\b(?:envString|envNumber|envDuration|envChoice|envSwitch|positiveInteger|optional|baseUrl|allowSwitch)\((?:env, |process\.env, )?'([A-Z][A-Z0-9_]{2,})'/g,
     ];
     for (const file of loadSideFiles()) {
       const code = readFileSync(file, 'utf8');
@@ -113,7 +114,9 @@ describe('every variable the load side reads', () => {
     const files = loadSideFiles().map((file) => [relative(ROOT, file), readFileSync(file, 'utf8')] as const);
     const readers = (name: string) =>
       files
-        .filter(([, code]) => new RegExp(`(env|__ENV)\\.${name}\\b|\\((env|__ENV), '${name}'\\)`).test(code))
+        .filter(([, code]) =>
+          new RegExp(`(env|__ENV)\\.${name}\\b|\\((env|__ENV|process\\.env), '${name}'[,)]`).test(code),
+        )
         .map(([f]) => f)
         .sort();
     expect(readers('LOAD_PROFILE')).toEqual(['load/lib/config.ts', 'src/cli/load.ts']);

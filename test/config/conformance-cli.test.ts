@@ -84,7 +84,7 @@ describe('conformance CLI with a bad configuration', { timeout: 120_000 }, () =>
       [{ ...reachable(), REQUEST_TIMEOUT_MS: 'ten seconds' }, ['REQUEST_TIMEOUT_MS']],
       [{ ...reachable(), CONFORMANCE_TARGET: 'prod\u2603' }, ['CONFORMANCE_TARGET']],
       [
-        { ...reachable(), ALLOW_PRODUCTION_WRITES: 'true', CONFORMANCE_TARGET: 'production' },
+        { ...reachable(), ALLOW_PRODUCTION_WRITES: 'maybe', CONFORMANCE_TARGET: 'production' },
         ['ALLOW_PRODUCTION_WRITES'],
       ],
       // A malformed secret, and a secret pasted into the wrong variable.

@@ -58,11 +58,16 @@ describe('the .env file', () => {
         API_KEY_SECRET: 'two\nlines',
       },
       problems: [],
+      warnings: [],
     });
   });
 
   it('is optional: a missing file is no problem', () => {
-    expect(readVariables({ A: '1' }, join(dir, 'no-such.env'))).toEqual({ values: { A: '1' }, problems: [] });
+    expect(readVariables({ A: '1' }, join(dir, 'no-such.env'))).toEqual({
+      values: { A: '1' },
+      problems: [],
+      warnings: [],
+    });
   });
 
   it('is not read at all with envFile false', () => {

@@ -82,12 +82,12 @@ const VALID: Record<KnownVariable, fc.Arbitrary<string>> = {
   PINNED_API_KEY_ADDRESS: fc.constantFrom('203.0.113.10', '198.51.100.23', '2001:db8::1'),
   DISABLED_FEATURE_ROUTE: fc.constantFrom('/v1/reports', '/v1/new-dashboard', '/v1/user/me'),
   EXPIRED_ACCESS_TOKEN: fc.string({ minLength: 8, maxLength: 200 }),
-  ALLOW_PRODUCTION_WRITES: fc.constantFrom('yes', 'no'),
+  ALLOW_PRODUCTION_WRITES: fc.constantFrom('yes', 'no', 'TRUE', 'off', '1', '0'),
   PRODUCTION_API_BASE_URL: fc.webUrl(),
   PRODUCTION_PETSTORE_BASE_URL: fc.webUrl(),
   REQUEST_TIMEOUT_MS: fc.integer({ min: 1, max: MAX_TIMEOUT_MS }).map(String),
-  CONFORMANCE_STRICT: fc.constantFrom('0', '1'),
-  CONFORMANCE_SLOW: fc.constantFrom('0', '1'),
+  CONFORMANCE_STRICT: fc.constantFrom('0', '1', 'yes', 'no', 'true', 'Off'),
+  CONFORMANCE_SLOW: fc.constantFrom('0', '1', 'yes', 'no', 'true', 'Off'),
   REFERENCE_CONTROL_URL: fc.webUrl(),
 };
 
@@ -191,8 +191,10 @@ function expectValidSettings(s: TargetSettings, env: Record<string, string | und
   expect(Number.isInteger(s.requestTimeoutMs)).toBe(true);
   expect(s.requestTimeoutMs).toBeGreaterThanOrEqual(1);
   expect(s.requestTimeoutMs).toBeLessThanOrEqual(MAX_TIMEOUT_MS);
-  // Only the exact word switches writes against production on.
-  expect(s.allowProductionWrites).toBe(env.ALLOW_PRODUCTION_WRITES?.trim() === 'yes');
+  // Only a switch's on words switch writes against production on.
+  expect(s.allowProductionWrites).toBe(
+    ['1', 'yes', 'true', 'on'].includes(env.ALLOW_PRODUCTION_WRITES?.trim().toLowerCase() ?? ''),
+  );
   expect(typeof s.strict).toBe('boolean');
   expect(typeof s.slow).toBe('boolean');
   for (const [key, value] of Object.entries(s)) expect(value, key).not.toBeUndefined();
@@ -264,7 +266,7 @@ describe('configuration fuzzing', { timeout: 60_000 }, () => {
       fc.property(environments, (env) => {
         const result = load(env);
         if (!result.ok) return;
-        expect(load(asVariables(result.settings))).toEqual(result);
+        expect(load(asVariables(result.settings))).toEqual({ ok: true, settings: result.settings });
       }),
       { numRuns: RUNS },
     );

@@ -55,19 +55,21 @@ describe('guard()', () => {
 describe('ALLOW_PRODUCTION_WRITES through loadSettings into guard()', () => {
   const production = { ...STAGING, CONFORMANCE_TARGET: 'production' };
 
-  it('switches writes and load on only with the exact value yes', () => {
-    const allowed = settingsOf({ ...production, ALLOW_PRODUCTION_WRITES: 'yes' });
+  // Every switch takes the same words (common/config-rules.ts readSwitch): CONFORMANCE_STRICT=yes and
+  // ALLOW_PRODUCTION_WRITES=1 mean what they say.
+  it.each(['yes', 'YES', 'Yes', '1', 'true', 'on'])('switches writes and load on with %j', (value) => {
+    const allowed = settingsOf({ ...production, ALLOW_PRODUCTION_WRITES: value });
     expect(guard(allowed, 'write').allowed).toBe(true);
     expect(guard(allowed, 'load').allowed).toBe(true);
     expect(guard(allowed, 'petstore').allowed).toBe(false);
   });
 
-  it.each([undefined, '', 'no'])('keeps writes and load off when it is %j', (value) => {
+  it.each([undefined, '', 'no', '0', 'false', 'OFF'])('keeps writes and load off when it is %j', (value) => {
     const settings = settingsOf({ ...production, ALLOW_PRODUCTION_WRITES: value });
     for (const action of ACTIONS) expect(guard(settings, action).allowed).toBe(false);
   });
 
-  it.each(['true', '1', 'YES', 'Yes', 'y', 'on', 'yes please'])(
+  it.each(['y', 'yes please', 'enabled', '2', 'ja'])(
     'refuses the run rather than guessing when it is %j',
     (value) => {
       // Guessing either way is wrong: writes to real money, or checks silently skipped.

@@ -359,18 +359,25 @@ describe('CONFORMANCE_STRICT and CONFORMANCE_SLOW', () => {
   it.each([
     ['0', false],
     ['1', true],
-  ])('read %j', (value, on) => {
+    ['no', false],
+    ['yes', true],
+    ['false', false],
+    ['TRUE', true],
+    ['off', false],
+    ['On', true],
+  ])('read %j as every switch does', (value, on) => {
     expect(settingsOf({ CONFORMANCE_STRICT: value, CONFORMANCE_SLOW: value })).toMatchObject({
       strict: on,
       slow: on,
     });
   });
 
-  it.each(['true', 'false', 'yes', '2', 'on', '01'])('refuse %j', (value) => {
+  it.each(['2', '01', 'y', 'enabled'])('refuse %j', (value) => {
     const problems = problemsOf({ CONFORMANCE_STRICT: value, CONFORMANCE_SLOW: value });
+    const words = 'on (1, yes, true or on) or off (0, no, false or off), in any case';
     expect(problems).toEqual([
-      { variable: 'CONFORMANCE_STRICT', problem: `is "${value}"`, expected: '0 or 1 (default 0)' },
-      { variable: 'CONFORMANCE_SLOW', problem: `is "${value}"`, expected: '0 or 1 (default 1)' },
+      { variable: 'CONFORMANCE_STRICT', problem: `is "${value}"`, expected: `${words}; default off` },
+      { variable: 'CONFORMANCE_SLOW', problem: `is "${value}"`, expected: `${words}; default on` },
     ]);
   });
 });
@@ -398,10 +405,10 @@ describe('one message for everything', () => {
       API_KEY_SECRET: 'secret\u0001',
       PINNED_API_KEY_ID: 'pinned',
       DISABLED_FEATURE_ROUTE: 'reports',
-      ALLOW_PRODUCTION_WRITES: 'true',
+      ALLOW_PRODUCTION_WRITES: 'maybe',
       REQUEST_TIMEOUT_MS: 'ten seconds',
-      CONFORMANCE_STRICT: 'yes',
-      CONFORMANCE_SLOW: 'no',
+      CONFORMANCE_STRICT: 'strict',
+      CONFORMANCE_SLOW: 'slow',
       REFERENCE_CONTROL_URL: 'nowhere',
     });
     expect(problems.map((p) => p.variable)).toEqual([

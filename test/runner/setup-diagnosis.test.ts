@@ -100,6 +100,14 @@ describe('diagnoseSetup', () => {
     expect(problem).toMatch(/^every route answers 404 \(.*\): check API_BASE_URL/);
   });
 
+  it('names a wrong pet base path when the pet list answers 404', async () => {
+    const petstoreBaseUrl = server.petstoreBaseUrl.replace(/\/v1$/, '/v2/v1');
+    const { problem } = await diagnose(configOf(server, { petstoreBaseUrl }));
+    expect(problem).toBe(
+      `the pet list answers 404 (GET ${petstoreBaseUrl}/pets): check PETSTORE_BASE_URL, the base address of the pet demo interface ending with /v1`,
+    );
+  });
+
   it('skips only the pet checks when the pet base is unreachable', async () => {
     const diagnosis = await diagnose(configOf(server, { petstoreBaseUrl: `${deadBase}/v1` }));
     expect(diagnosis.problem).toBeUndefined();
