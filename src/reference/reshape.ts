@@ -198,6 +198,10 @@ export const RESHAPES = {
   timestampNotIso: errorBody((body, original) => {
     body.timestamp = localStyle(Date.parse(String(original.timestamp)));
   }),
+  // Local time (UTC+1) written as if it were UTC: an ISO 8601 timestamp an hour off the moment.
+  errorTimestampHourAhead: errorBody((body, original) => {
+    body.timestamp = new Date(Date.parse(String(original.timestamp)) + 3_600_000).toISOString();
+  }),
   errorPathWrong: errorBody((body) => {
     body.path = '/';
   }),

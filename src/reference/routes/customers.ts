@@ -58,7 +58,8 @@ export function customersPage(ctx: RequestContext): Reply {
   const page = requestedPage(ctx);
   const collection = customers(options.seed, options.customers);
   const all = options.extraFields ? collection.rich : collection.plain;
-  const size = faults.has('page-size-20') ? 20 : options.pageSize;
+  const bearerPages = faults.has('bearer-page-size-20') && ctx.req.headers.authorization !== undefined;
+  const size = faults.has('page-size-20') || bearerPages ? 20 : options.pageSize;
   const totalPages = Math.max(1, Math.ceil(all.length / size));
   const beyond = page.kind === 'huge' || page.value > totalPages;
   if (beyond && !faults.has('page-beyond-last-200')) {

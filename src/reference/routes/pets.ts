@@ -196,6 +196,18 @@ export const createPet: Handler = async (ctx) => {
   if (faults.has('negative-pet-id-unreadable') && isObject(body) && Number.isSafeInteger(body.id)) {
     problems.splice(0, problems.length, ...problems.filter((p) => !p.startsWith('id must be')));
   }
+  // Fault refused-pet-stored: a name of another type is refused, yet stored as text.
+  if (
+    faults.has('refused-pet-stored') &&
+    isObject(body) &&
+    Number.isSafeInteger(body.id) &&
+    (body.id as number) > 0 &&
+    body.name !== undefined &&
+    typeof body.name !== 'string' &&
+    pets.get(body.id as number) === undefined
+  ) {
+    pets.add({ id: body.id as number, name: String(body.name) });
+  }
   if (problems.length > 0) {
     const [only] = problems;
     throw problems.length === 1 && only
