@@ -66,14 +66,19 @@ export interface Placed {
 
 const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
-function credentialOf(headers: Record<string, string>): Placed['credential'] {
-  const names = Object.keys(headers).map((n) => n.toLowerCase());
+function credentialOf(e: RecordedExchange): Placed['credential'] {
+  const names = Object.keys(e.requestHeaders).map((n) => n.toLowerCase());
   const key = names.includes('x-api-key-id') || names.includes('x-api-key-secret');
-  const auth = Object.entries(headers).find(([n]) => n.toLowerCase() === 'authorization')?.[1];
+  // The recorded Authorization value is redacted whole; the replay keeps its scheme word.
+  const replayed = e.replay?.headers.find(([n]) => n === 'authorization')?.[1];
+  const auth =
+    replayed !== undefined
+      ? replayed.map((part) => (typeof part === 'string' ? part : `$${part.variable}`)).join('')
+      : Object.entries(e.requestHeaders).find(([n]) => n.toLowerCase() === 'authorization')?.[1];
   if (key && auth !== undefined) return 'other';
   if (key) return 'apiKey';
   if (auth === undefined) return 'none';
-  return /^Bearer /.test(auth) ? 'bearer' : 'other';
+  return /^Bearer \S/.test(auth) ? 'bearer' : 'other';
 }
 
 function parseJson(text: string | undefined): unknown {
@@ -102,12 +107,15 @@ export function place(seen: readonly SeenExchange[], bases: Bases): Placed[] {
     { service: 'main' as const, base: main },
   ].sort((a, b) => trim(b.base.pathname).length - trim(a.base.pathname).length);
   const placed: Placed[] = [];
-  const keys = new Set<string>();
+  // Shared work attached to several checks is one exchange, judged under the first; within one
+  // check every exchange counts (two equal answers there are two answers).
+  const owner = new Map<string, string>();
   seen.forEach(({ checkId, exchange }, order) => {
-    // Shared work attached to several checks is one exchange.
-    const key = `${checkId} ${exchange.method} ${exchange.url} ${exchange.startedAt}`;
-    if (keys.has(key)) return;
-    keys.add(key);
+    const e = exchange;
+    const key = `${e.method} ${e.url} ${e.startedAt} ${e.durationMs} ${e.status ?? e.error ?? ''} ${e.responseBody?.length ?? 0}`;
+    const first = owner.get(key);
+    if (first !== undefined && first !== checkId) return;
+    owner.set(key, checkId);
     let url: URL;
     try {
       url = new URL(exchange.url);
@@ -128,7 +136,7 @@ export function place(seen: readonly SeenExchange[], bases: Bases): Placed[] {
         service,
         route,
         query: [...url.searchParams],
-        credential: credentialOf(exchange.requestHeaders),
+        credential: credentialOf(exchange),
         json: parseJson(exchange.responseBody),
       });
       return;

@@ -376,6 +376,18 @@ const PROBES: Record<string, Probe> = {
     await s.call(PETS, { method: 'POST', body: { id: 5014, name: 'F', tag: 'cat' } });
     return ((await s.call(`${PETS}/5014`)).json as { tag?: string }).tag === 'cat';
   },
+  'bearer-page-size-20': async (s) =>
+    ((await s.withBearer(CUSTOMERS)).json as Envelope).data.length === (await page(s, 1)).data.length,
+  'trailing-slash-skips-auth': async (s) => (await s.call(`${CUSTOMERS}/`)).status >= 400,
+  'refused-pet-stored': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5016, name: 123 } });
+    return (await s.call(`${PETS}/5016`)).status === 404;
+  },
+  'error-timestamp-hour-ahead': async (s) => {
+    const answer = await notFound(s);
+    const stamp = Date.parse(String((answer.json as Record<string, unknown>).timestamp));
+    return Math.abs(stamp - Date.parse(answer.headers.date ?? '')) < 30_000;
+  },
 };
 
 describe('named faults', () => {
