@@ -281,6 +281,46 @@ const RELATIONS: readonly Relation[] = [
     },
   },
   {
+    id: 'REL-REFUSAL-EACH-CREDENTIAL',
+    title: 'a page number GET /v1/customers refuses through one credential is refused through the other',
+    rules: ['PAG-13'],
+    words:
+      'Limits: "page parameter: integer page number", the same parameter of the same route whoever asks: whether page=0 or page=abc is a page number is no caller\'s business',
+    judge(placed) {
+      // Per exact page value that is no positive integer: the first answer of each credential.
+      const answers = new Map<string, Map<Placed['credential'], Placed>>();
+      for (const p of placed) {
+        if (p.credential !== 'apiKey' && p.credential !== 'bearer') continue;
+        if (trim(p.route) !== '/v1/customers' || p.exchange.method.toUpperCase() !== 'GET') continue;
+        // A scheme the route does not take, a rate limit or a disabled feature says nothing of the page.
+        if (!answered(p) || statusOf(p) === 401 || statusOf(p) === 403) continue;
+        if (p.query.length !== 1 || p.query[0]?.[0] !== 'page') continue;
+        const value = p.query[0][1];
+        if (/^[1-9]\d*$/.test(value)) continue;
+        const byCredential = answers.get(value) ?? new Map<Placed['credential'], Placed>();
+        if (!byCredential.has(p.credential)) byCredential.set(p.credential, p);
+        answers.set(value, byCredential);
+      }
+      const breaches: PairBreach[] = [];
+      let judged = 0;
+      for (const [value, byCredential] of answers) {
+        const key = byCredential.get('apiKey');
+        const token = byCredential.get('bearer');
+        if (!key || !token) continue;
+        judged++;
+        if (is2xx(key) !== is2xx(token)) {
+          breaches.push({
+            checkId: token.checkId,
+            first: key.exchange,
+            second: token.exchange,
+            problem: `page=${value}: ${where(key.exchange)} with the API key, ${where(token.exchange)} with the bearer token`,
+          });
+        }
+      }
+      return { judged, breaches };
+    },
+  },
+  {
     id: 'REL-ANONYMOUS-EACH-FORM',
     title: 'a request refused for want of credentials is refused in every form of it',
     rules: ['BEA-02'],

@@ -543,6 +543,11 @@ const TABLE = [
     'GET /v1/customers pages hold 20 items for a bearer token, 50 for an API key',
   ),
   fault(
+    'bearer-page-zero-first-page',
+    'PAG-13',
+    'page=0 through a bearer token answers 200 with the first page (refused through an API key)',
+  ),
+  fault(
     'trailing-slash-skips-auth',
     'BEA-02',
     'GET /api/v1/customers/ (a trailing slash) answers the page without credentials',

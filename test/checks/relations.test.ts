@@ -107,6 +107,27 @@ describe('the same question through each credential', () => {
   });
 });
 
+describe('the same broken input through each credential', () => {
+  const id = 'REL-REFUSAL-EACH-CREDENTIAL';
+  const ask = (page: string, status: number, headers: Record<string, string>) =>
+    exchange('GET', `/api/v1/customers?page=${page}`, status, status < 300 ? page1 : refusal(status, '/x'), {
+      requestHeaders: headers,
+    });
+  const page1 = page(1, 50);
+
+  it('a page refused through the API key is refused through the bearer token (any 4xx)', () => {
+    expect(one(id, [ask('0', 400, KEY), ask('0', 422, BEARER)])).toMatchObject({ judged: 1, breaches: [] });
+    const accepted = ask('0', 200, BEARER);
+    expect(one(id, [ask('0', 400, KEY), accepted])?.breaches[0]).toMatchObject({ second: accepted });
+  });
+
+  it('leaves alone a page number, a scheme the route refuses, and another value', () => {
+    expect(one(id, [ask('2', 200, KEY), ask('2', 422, BEARER)])?.judged).toBe(0);
+    expect(one(id, [ask('0', 400, KEY), ask('0', 403, BEARER)])?.judged).toBe(0);
+    expect(one(id, [ask('0', 400, KEY), ask('abc', 200, BEARER)])?.judged).toBe(0);
+  });
+});
+
 describe('the same question in every form', () => {
   it('a form answered 2xx without credentials, where the plain request is refused, breaks BEA-02', () => {
     const plain = exchange('GET', '/api/v1/customers', 401, refusal(401, '/api/v1/customers'));

@@ -378,6 +378,7 @@ const PROBES: Record<string, Probe> = {
   },
   'bearer-page-size-20': async (s) =>
     ((await s.withBearer(CUSTOMERS)).json as Envelope).data.length === (await page(s, 1)).data.length,
+  'bearer-page-zero-first-page': async (s) => (await s.withBearer(`${CUSTOMERS}?page=0`)).status >= 400,
   'trailing-slash-skips-auth': async (s) => (await s.call(`${CUSTOMERS}/`)).status >= 400,
   'refused-pet-stored': async (s) => {
     await s.call(PETS, { method: 'POST', body: { id: 5016, name: 123 } });

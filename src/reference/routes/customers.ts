@@ -33,6 +33,9 @@ function requestedPage(ctx: RequestContext): Page {
       throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
     }
     if (ctx.state.faults.has('page-zero-first-page')) return { kind: 'number', value: 1 };
+    if (ctx.state.faults.has('bearer-page-zero-first-page') && ctx.req.headers.authorization !== undefined) {
+      return { kind: 'number', value: 1 };
+    }
     throw belowOne('page must be an integer of at least 1, got "0"');
   }
   if (ctx.state.faults.has('page-wraps-32-bit')) {
