@@ -443,6 +443,48 @@ const RELATIONS: readonly Relation[] = [
     },
   },
   {
+    id: 'REL-NEXT-LINK-LEADS-ON',
+    title: 'the page the x-next link of GET /pets leads to, followed once, is not the page that gave it',
+    rules: ['PET-13'],
+    words:
+      'Demo pet interface: "200: JSON array of Pet (a paged array)"; the demo\'s x-next: "A link to the next page of responses"',
+    judge(placed) {
+      const breaches: PairBreach[] = [];
+      let judged = 0;
+      const idsOf = (p: Placed) =>
+        Array.isArray(p.json) ? p.json.map((pet) => (isObject(pet) ? pet.id : undefined)) : undefined;
+      for (const group of byCheck(placed.filter((p) => p.service === 'petstore'))) {
+        for (const first of group) {
+          const link = Object.entries(first.exchange.responseHeaders ?? {}).find(
+            ([n]) => n.toLowerCase() === 'x-next',
+          )?.[1];
+          const ids = idsOf(first);
+          if (!link || !is2xx(first) || !ids?.length || trim(first.route) !== '/pets') continue;
+          let target: string;
+          try {
+            target = new URL(link, first.exchange.url).href;
+          } catch {
+            continue;
+          }
+          const next = group.find((p) => p.order > first.order && p.exchange.url === target && is2xx(p));
+          const nextIds = next && idsOf(next);
+          if (!next || !nextIds) continue;
+          judged++;
+          // Only the very same page again is wrong: pets created meanwhile may shift an offset by some.
+          if (JSON.stringify(nextIds) === JSON.stringify(ids)) {
+            breaches.push({
+              checkId: first.checkId,
+              first: first.exchange,
+              second: next.exchange,
+              problem: `the x-next link of ${where(first.exchange)} leads to the same pets again (${where(next.exchange)})`,
+            });
+          }
+        }
+      }
+      return { judged, breaches };
+    },
+  },
+  {
     id: 'REL-ERROR-TIMESTAMP-CLOCK',
     title: `an error's timestamp is the moment of its answer: within ${TIMESTAMP_TOLERANCE_S} s of the Date header (${CLIENT_CLOCK_TOLERANCE_S} s of the client's clock without one)`,
     rules: ['ERR-04'],

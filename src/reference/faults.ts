@@ -548,6 +548,13 @@ const TABLE = [
     'page=0 through a bearer token answers 200 with the first page (refused through an API key)',
   ),
   fault(
+    'pets-next-link-repeats-page',
+    'PET-13',
+    'GET /pets ignores the `after` of its own x-next link: the link leads to the same page again',
+    undefined,
+    ['generated'],
+  ),
+  fault(
     'trailing-slash-skips-auth',
     'BEA-02',
     'GET /api/v1/customers/ (a trailing slash) answers the page without credentials',

@@ -192,6 +192,37 @@ describe('no side effect from a refusal', () => {
   });
 });
 
+describe('the links an answer gives, followed once', () => {
+  const id = 'REL-NEXT-LINK-LEADS-ON';
+  const list = (path: string, ids: number[], next?: string) =>
+    exchange(
+      'GET',
+      path,
+      200,
+      ids.map((n) => ({ id: n, name: `p${n}` })),
+      {
+        responseHeaders: { 'content-type': 'application/json', ...(next ? { 'x-next': next } : {}) },
+      },
+    );
+
+  it('the page x-next leads to is not the very page that gave it', () => {
+    const link = 'http://127.0.0.1:4010/petstore/v1/pets?limit=3&after=3';
+    const first = list('/petstore/v1/pets?limit=3', [1, 2, 3], link);
+    expect(one(id, [first, list('/petstore/v1/pets?limit=3&after=3', [4, 5, 6])])).toMatchObject({
+      judged: 1,
+      breaches: [],
+    });
+    const again = list('/petstore/v1/pets?limit=3&after=3', [1, 2, 3]);
+    expect(one(id, [first, again])?.breaches[0]).toMatchObject({ first, second: again });
+  });
+
+  it('judges a relative link too, and leaves alone an offset shifted by pets created meanwhile', () => {
+    const first = list('/petstore/v1/pets?limit=3', [1, 2, 3], 'pets?limit=3&page=2');
+    const shifted = list('/petstore/v1/pets?limit=3&page=2', [3, 4, 5]);
+    expect(one(id, [first, shifted])).toMatchObject({ judged: 1, breaches: [] });
+  });
+});
+
 describe('agreement with the clock', () => {
   const id = 'REL-ERROR-TIMESTAMP-CLOCK';
   const at = (timestamp: string, date?: string) =>

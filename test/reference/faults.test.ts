@@ -379,6 +379,12 @@ const PROBES: Record<string, Probe> = {
   'bearer-page-size-20': async (s) =>
     ((await s.withBearer(CUSTOMERS)).json as Envelope).data.length === (await page(s, 1)).data.length,
   'bearer-page-zero-first-page': async (s) => (await s.withBearer(`${CUSTOMERS}?page=0`)).status >= 400,
+  'pets-next-link-repeats-page': async (s) => {
+    const first = await s.call(`${PETS}?limit=2`);
+    const link = new URL(String(first.headers['x-next']));
+    const next = await s.call(`${link.pathname}${link.search}`);
+    return JSON.stringify(next.json) !== JSON.stringify(first.json);
+  },
   'trailing-slash-skips-auth': async (s) => (await s.call(`${CUSTOMERS}/`)).status >= 400,
   'refused-pet-stored': async (s) => {
     await s.call(PETS, { method: 'POST', body: { id: 5016, name: 123 } });

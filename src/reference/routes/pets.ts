@@ -78,7 +78,10 @@ export const listPets: Handler = (ctx) => {
   const { faults } = ctx.state;
   const limit = listLimit(ctx);
   const afterRaw = singleParam(ctx, 'after');
-  const after = afterRaw === undefined ? undefined : petIdOf(ctx, 'after', afterRaw);
+  const after =
+    afterRaw === undefined || faults.has('pets-next-link-repeats-page')
+      ? undefined
+      : petIdOf(ctx, 'after', afterRaw);
   const { pets, more } = faults.has('pets-list-empty')
     ? { pets: [], more: false }
     : ctx.state.pets.list(limit, after);
