@@ -555,6 +555,11 @@ const TABLE = [
     ['generated'],
   ),
   fault(
+    'unknown-param-reverses-order',
+    'PAG-06',
+    'GET /v1/customers with a query parameter it does not know answers its pages from the collection in reverse order (the pagination numbers unchanged)',
+  ),
+  fault(
     'trailing-slash-skips-auth',
     'BEA-02',
     'GET /api/v1/customers/ (a trailing slash) answers the page without credentials',

@@ -385,6 +385,9 @@ const PROBES: Record<string, Probe> = {
     const next = await s.call(`${link.pathname}${link.search}`);
     return JSON.stringify(next.json) !== JSON.stringify(first.json);
   },
+  'unknown-param-reverses-order': async (s) =>
+    JSON.stringify(((await s.withKey(`${CUSTOMERS}?x=1`)).json as Envelope).data) ===
+    JSON.stringify((await page(s, 1)).data),
   'trailing-slash-skips-auth': async (s) => (await s.call(`${CUSTOMERS}/`)).status >= 400,
   'refused-pet-stored': async (s) => {
     await s.call(PETS, { method: 'POST', body: { id: 5016, name: 123 } });

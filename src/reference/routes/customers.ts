@@ -60,7 +60,10 @@ export function customersPage(ctx: RequestContext): Reply {
   const { faults, options } = ctx.state;
   const page = requestedPage(ctx);
   const collection = customers(options.seed, options.customers);
-  const all = options.extraFields ? collection.rich : collection.plain;
+  const kept = options.extraFields ? collection.rich : collection.plain;
+  // Fault unknown-param-reverses-order: a parameter the route does not know drops its order.
+  const unknown = [...ctx.query.keys()].some((name) => name !== 'page');
+  const all = unknown && faults.has('unknown-param-reverses-order') ? [...kept].reverse() : kept;
   const bearerPages = faults.has('bearer-page-size-20') && ctx.req.headers.authorization !== undefined;
   const size = faults.has('page-size-20') || bearerPages ? 20 : options.pageSize;
   const totalPages = Math.max(1, Math.ceil(all.length / size));
