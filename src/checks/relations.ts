@@ -471,7 +471,8 @@ const RELATIONS: readonly Relation[] = [
           if (!next || !nextIds) continue;
           judged++;
           // Only the very same page again is wrong: pets created meanwhile may shift an offset by some.
-          if (JSON.stringify(nextIds) === JSON.stringify(ids)) {
+          // Compared as sent (ids may be int64 beyond a double).
+          if (next.exchange.responseBody === first.exchange.responseBody) {
             breaches.push({
               checkId: first.checkId,
               first: first.exchange,

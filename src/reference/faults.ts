@@ -558,6 +558,9 @@ const TABLE = [
     'unknown-param-reverses-order',
     'PAG-06',
     'GET /v1/customers with a query parameter it does not know answers its pages from the collection in reverse order (the pagination numbers unchanged)',
+    undefined,
+    // BEA-EACH-FORM (suites/bearer.test.ts) asks the page in each form.
+    ['bearer'],
   ),
   fault(
     'trailing-slash-skips-auth',
