@@ -421,7 +421,8 @@ area('customers-pagination', () => {
       // The same broken input through each credential the route takes (relations.ts): a refusal
       // through one is a refusal through the other. Where the route takes no bearer token, nothing
       // compares.
-      const use = await customersBearer(t.newClient(), t.config);
+      // One client, one token: detection and the asks share it.
+      const use = await customersBearer(t.client, t.config);
       if (!use.taken) t.skip(`inconclusive: the route takes only the API key here (${use.how})`);
       const asks = ['0', 'abc'].flatMap((page) =>
         (['apiKey', 'bearer'] as const).map((auth) =>
