@@ -162,8 +162,9 @@ area('bearer', () => {
         const plain = requestFor(op, t.config, 'none');
         return [
           plain,
-          { ...plain, path: `${plain.path}/` },
-          { ...plain, path: `${plain.path}?conformance_probe=1` },
+          // The route's own path, no id in it: the forms append to it.
+          { ...plain, path: plain.path.concat('/') },
+          { ...plain, path: plain.path.concat('?conformance_probe=1') },
         ];
       });
       const page = (path: string) => ({
