@@ -5,6 +5,7 @@ import { ensure, expectRefusal, expectStatus } from '../src/checks/assertions.ts
 import { area, check } from '../src/checks/define.ts';
 import { acceptedNearMisses, nearMisses } from '../src/checks/near-miss.ts';
 import { isProtected, madeUp, refusedSchemes, requestFor } from '../src/checks/operation-requests.ts';
+import { expectRelations } from '../src/checks/relation-check.ts';
 import { skipUnlessBearerTaken } from '../src/checks/route-schemes.ts';
 import { operations } from '../src/contract/index.ts';
 
@@ -152,4 +153,41 @@ area('bearer', () => {
       );
     }
   }
+  // The same question in other forms (a trailing slash, an unknown parameter, a percent-encoded or
+  // reordered query): where the spec is silent a form may be refused, but an anonymous request stays
+  // anonymous and a page stays the same page (relations.ts). All sent at once.
+  check(
+    {
+      id: 'BEA-EACH-FORM',
+      title:
+        'every form of a protected request is refused without credentials, and a page asked in another form is the same page',
+      rules: ['BEA-02', 'PAG-06'],
+    },
+    async (t) => {
+      const anonymous = protectedOperations.flatMap((op) => {
+        const plain = requestFor(op, t.config, 'none');
+        return [
+          plain,
+          // The route's own path, no id in it: the forms append to it.
+          { ...plain, path: plain.path.concat('/') },
+          { ...plain, path: plain.path.concat('?conformance_probe=1') },
+        ];
+      });
+      const page = (path: string) => ({
+        service: 'main' as const,
+        method: 'GET' as const,
+        path,
+        auth: 'apiKey' as const,
+        renew: false,
+      });
+      const pages = [
+        page('v1/customers?page=1'),
+        page('v1/customers?page=%31'),
+        page('v1/customers?conformance_probe=1&page=1'),
+        page('v1/customers/?page=1'),
+      ];
+      await Promise.all([...anonymous, ...pages].map((req) => t.client.request(req)));
+      expectRelations(t, ['REL-ANONYMOUS-EACH-FORM', 'REL-SAME-PAGE-EACH-FORM']);
+    },
+  );
 });

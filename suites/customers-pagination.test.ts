@@ -14,6 +14,7 @@ import {
 import { mapConcurrent, POLITE_CONCURRENCY } from '../src/checks/concurrency.ts';
 import { area, check } from '../src/checks/define.ts';
 import { expect } from '../src/checks/expect.ts';
+import { expectRelations } from '../src/checks/relation-check.ts';
 import { customersBearer, isSchemeRefusal } from '../src/checks/route-schemes.ts';
 import { shared } from '../src/checks/shared.ts';
 import type { ApiClient, ApiResponse } from '../src/client/index.ts';
@@ -408,6 +409,28 @@ area('customers-pagination', () => {
       });
       expectStatus(res, 200, `GET /v1/customers with a bearer token (${use.how})`);
       expectValid(validateResponse('listCustomers', 200, res.body), 'the customers page');
+    },
+  );
+  check(
+    {
+      id: 'PAG-INVALID-EACH-CREDENTIAL',
+      title: 'page=0 and page=abc are answered alike through the API key and a bearer token',
+      rules: ['PAG-13'],
+    },
+    async (t) => {
+      // The same broken input through each credential the route takes (relations.ts): a refusal
+      // through one is a refusal through the other. Where the route takes no bearer token, nothing
+      // compares.
+      // One client, one token: detection and the asks share it.
+      const use = await customersBearer(t.client, t.config);
+      if (!use.taken) t.skip(`inconclusive: the route takes only the API key here (${use.how})`);
+      const asks = ['0', 'abc'].flatMap((page) =>
+        (['apiKey', 'bearer'] as const).map((auth) =>
+          t.client.request({ service: 'main', method: 'GET', path: 'v1/customers', query: { page }, auth }),
+        ),
+      );
+      await Promise.all(asks);
+      expectRelations(t, ['REL-REFUSAL-EACH-CREDENTIAL']);
     },
   );
 });

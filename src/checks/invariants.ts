@@ -15,6 +15,7 @@ import { reproducible } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type OperationInfo, operations, validateErrorBody, validateResponse } from '../contract/index.ts';
 import { type Area, failsTheRun, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
+import { judgeRelations, relationChecks } from './relations.ts';
 import { serverFailureOf } from './server-failure.ts';
 
 export interface SeenExchange {
@@ -427,7 +428,11 @@ const INVARIANTS: readonly Invariant[] = [
 
 /** The invariants, for --list-rules and the docs. */
 export function invariantChecks(): { id: string; title: string; rules: string[] }[] {
-  return INVARIANTS.map(({ id, title, rules }) => ({ id, title, rules }));
+  // The relations (relations.ts) are judged and listed with them.
+  return [
+    ...INVARIANTS.map(({ id, title, rules }) => ({ id, title, rules })),
+    ...relationChecks().map(({ id, title, rules }) => ({ id, title, rules })),
+  ];
 }
 
 const keyOf = (e: RecordedExchange) => `${e.method} ${e.url} ${e.startedAt} ${e.status ?? e.error ?? ''}`;
@@ -556,19 +561,17 @@ export function invariantResults(
     filtered
       ? v.rules.some((r) => rules.has(r))
       : v.status !== 'skipped' || v.rules.some((r) => rules.has(r)) || areas.has(v.area);
-  return judgeInvariants(seen, bases)
-    .filter(inScope)
-    .map((v) => ({
-      id: v.id,
-      title: v.title,
-      area: v.area,
-      rules: v.rules,
-      level: v.level,
-      status: v.status,
-      ...(v.status === 'failed' && !failsTheRun(v.level, strict) ? { nonStrict: true } : {}),
-      ...(v.reason !== undefined ? { reason: v.reason } : {}),
-      ...(v.breaches.length ? { failedExchange: 0 } : {}),
-      durationMs: 0,
-      exchanges: v.breaches.map((b) => b.exchange),
-    }));
+  return [...judgeInvariants(seen, bases), ...judgeRelations(seen, bases)].filter(inScope).map((v) => ({
+    id: v.id,
+    title: v.title,
+    area: v.area,
+    rules: v.rules,
+    level: v.level,
+    status: v.status,
+    ...(v.status === 'failed' && !failsTheRun(v.level, strict) ? { nonStrict: true } : {}),
+    ...(v.reason !== undefined ? { reason: v.reason } : {}),
+    ...(v.breaches.length ? { failedExchange: 0 } : {}),
+    durationMs: 0,
+    exchanges: v.breaches.map((b) => b.exchange),
+  }));
 }

@@ -536,6 +536,50 @@ const TABLE = [
     'GNR-04',
     'POST /pets stores a name or tag with each non-ASCII character replaced by "?"',
   ),
+  // Caught only beside another answer (src/checks/relations.ts): each answer is right on its own.
+  fault(
+    'bearer-page-size-20',
+    'PAG-12',
+    'GET /v1/customers pages hold 20 items for a bearer token, 50 for an API key',
+  ),
+  fault(
+    'bearer-page-zero-first-page',
+    'PAG-13',
+    'page=0 through a bearer token answers 200 with the first page (refused through an API key)',
+  ),
+  fault(
+    'pets-next-link-repeats-page',
+    'PET-13',
+    'GET /pets ignores the `after` of its own x-next link: the link leads to the same page again',
+    undefined,
+    ['generated'],
+  ),
+  fault(
+    'unknown-param-reverses-order',
+    'PAG-06',
+    'GET /v1/customers with a query parameter it does not know answers its pages from the collection in reverse order (the pagination numbers unchanged)',
+    undefined,
+    // BEA-EACH-FORM (suites/bearer.test.ts) asks the page in each form.
+    ['bearer'],
+  ),
+  fault(
+    'trailing-slash-skips-auth',
+    'BEA-02',
+    'GET /api/v1/customers/ (a trailing slash) answers the page without credentials',
+  ),
+  fault(
+    'refused-pet-stored',
+    'GNR-03',
+    'POST /pets refuses a pet whose name is not a string (400), but stores it with its name as text',
+    undefined,
+    ['pets'],
+  ),
+  fault(
+    'error-timestamp-hour-ahead',
+    'ERR-04',
+    'error timestamps are an hour ahead of the moment (local time written as UTC)',
+    RESHAPES.errorTimestampHourAhead,
+  ),
 ] as const;
 
 export type FaultName = (typeof TABLE)[number]['name'];

@@ -143,6 +143,13 @@ export function authenticate(ctx: RequestContext, policy: SchemePolicy): Princip
           : 'none';
     if (scheme === 'none') {
       if (ctx.state.faults.has('no-credentials-accepted')) return defaultClientPrincipal(ctx);
+      if (
+        ctx.state.faults.has('trailing-slash-skips-auth') &&
+        ctx.path.length > 1 &&
+        ctx.path.endsWith('/')
+      ) {
+        return defaultClientPrincipal(ctx);
+      }
       throw new ApiError(401, 'UNAUTHORIZED', policy.missing);
     }
     const refusal = policy[scheme];

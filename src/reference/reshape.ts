@@ -198,6 +198,14 @@ export const RESHAPES = {
   timestampNotIso: errorBody((body, original) => {
     body.timestamp = localStyle(Date.parse(String(original.timestamp)));
   }),
+  // Local time (UTC+1) written as if it were UTC: an ISO 8601 timestamp an hour off the moment.
+  // Only an ISO timestamp is shifted: combined with timestamp-not-iso, that one's shape stays.
+  errorTimestampHourAhead: errorBody((body) => {
+    const at = Date.parse(String(body.timestamp));
+    if (/^\d{4}-\d\d-\d\dT/.test(String(body.timestamp)) && !Number.isNaN(at)) {
+      body.timestamp = new Date(at + 3_600_000).toISOString();
+    }
+  }),
   errorPathWrong: errorBody((body) => {
     body.path = '/';
   }),

@@ -89,8 +89,13 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
   ): Promise<Reply> {
     const method = req.method ?? 'GET';
     const isControl = isControlPath(path);
+    // Fault trailing-slash-skips-auth: a trailing slash routes as the bare path (and skips the guard).
+    const routed =
+      state.faults.has('trailing-slash-skips-auth') && path.length > 1 && path.endsWith('/')
+        ? path.slice(0, -1)
+        : path;
     const match =
-      isControl && state.options.control ? controller.match(method, path) : service.match(method, path);
+      isControl && state.options.control ? controller.match(method, path) : service.match(method, routed);
     if (!isControl) {
       const counted = match.kind === 'none' ? undefined : `${method} ${match.template}`;
       state.counts.count(counted, match.kind !== 'none' && match.template === TOKEN_ROUTE);
@@ -165,7 +170,9 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
     // Latency stands for the network between a suite and a remote API; the control API is the
     // tests' side channel, which a remote target does not have, so it answers at once.
     if (state.options.latencyMs > 0 && !isControlPath(path)) await delay(state.options.latencyMs);
-    writeReply(res, reply, { 'x-request-id': requestId, ...limiterHeaders.get(req) });
+    // Date from the server's own (virtual) clock, the clock its error timestamps are read from.
+    const date = new Date(state.now()).toUTCString();
+    writeReply(res, reply, { date, 'x-request-id': requestId, ...limiterHeaders.get(req) });
   }
 
   const server = createServer(

@@ -468,6 +468,14 @@ export const RULES: readonly Rule[] = [
     'Demo pet interface (GET /pets: "JSON array of Pet (a paged array)")',
     'GET /pets lists the pets that exist: once a pet is created and reads back, GET /pets?limit=1 holds one pet and GET /pets is not empty.',
   ),
+  rule(
+    'PET-13',
+    'pets',
+    'ADVICE',
+    'Demo pet interface (GET /pets: "a paged array")',
+    'The x-next link of GET /pets, where one is given, leads on: the page it links to is not the page that gave it.',
+    { source: 'the demo\'s OpenAPI document (x-next: "A link to the next page of responses")' },
+  ),
 
   // Shapes and payload format, checked on every operation
   rule(

@@ -376,6 +376,28 @@ const PROBES: Record<string, Probe> = {
     await s.call(PETS, { method: 'POST', body: { id: 5014, name: 'F', tag: 'cat' } });
     return ((await s.call(`${PETS}/5014`)).json as { tag?: string }).tag === 'cat';
   },
+  'bearer-page-size-20': async (s) =>
+    ((await s.withBearer(CUSTOMERS)).json as Envelope).data.length === (await page(s, 1)).data.length,
+  'bearer-page-zero-first-page': async (s) => (await s.withBearer(`${CUSTOMERS}?page=0`)).status >= 400,
+  'pets-next-link-repeats-page': async (s) => {
+    const first = await s.call(`${PETS}?limit=2`);
+    const link = new URL(String(first.headers['x-next']));
+    const next = await s.call(`${link.pathname}${link.search}`);
+    return JSON.stringify(next.json) !== JSON.stringify(first.json);
+  },
+  'unknown-param-reverses-order': async (s) =>
+    JSON.stringify(((await s.withKey(`${CUSTOMERS}?x=1`)).json as Envelope).data) ===
+    JSON.stringify((await page(s, 1)).data),
+  'trailing-slash-skips-auth': async (s) => (await s.call(`${CUSTOMERS}/`)).status >= 400,
+  'refused-pet-stored': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5016, name: 123 } });
+    return (await s.call(`${PETS}/5016`)).status === 404;
+  },
+  'error-timestamp-hour-ahead': async (s) => {
+    const answer = await notFound(s);
+    const stamp = Date.parse(String((answer.json as Record<string, unknown>).timestamp));
+    return Math.abs(stamp - Date.parse(answer.headers.date ?? '')) < 30_000;
+  },
 };
 
 describe('named faults', () => {

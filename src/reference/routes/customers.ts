@@ -33,6 +33,9 @@ function requestedPage(ctx: RequestContext): Page {
       throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
     }
     if (ctx.state.faults.has('page-zero-first-page')) return { kind: 'number', value: 1 };
+    if (ctx.state.faults.has('bearer-page-zero-first-page') && ctx.req.headers.authorization !== undefined) {
+      return { kind: 'number', value: 1 };
+    }
     throw belowOne('page must be an integer of at least 1, got "0"');
   }
   if (ctx.state.faults.has('page-wraps-32-bit')) {
@@ -57,8 +60,12 @@ export function customersPage(ctx: RequestContext): Reply {
   const { faults, options } = ctx.state;
   const page = requestedPage(ctx);
   const collection = customers(options.seed, options.customers);
-  const all = options.extraFields ? collection.rich : collection.plain;
-  const size = faults.has('page-size-20') ? 20 : options.pageSize;
+  const kept = options.extraFields ? collection.rich : collection.plain;
+  // Fault unknown-param-reverses-order: a parameter the route does not know drops its order.
+  const unknown = [...ctx.query.keys()].some((name) => name !== 'page');
+  const all = unknown && faults.has('unknown-param-reverses-order') ? [...kept].reverse() : kept;
+  const bearerPages = faults.has('bearer-page-size-20') && ctx.req.headers.authorization !== undefined;
+  const size = faults.has('page-size-20') || bearerPages ? 20 : options.pageSize;
   const totalPages = Math.max(1, Math.ceil(all.length / size));
   const beyond = page.kind === 'huge' || page.value > totalPages;
   if (beyond && !faults.has('page-beyond-last-200')) {

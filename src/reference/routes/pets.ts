@@ -78,7 +78,10 @@ export const listPets: Handler = (ctx) => {
   const { faults } = ctx.state;
   const limit = listLimit(ctx);
   const afterRaw = singleParam(ctx, 'after');
-  const after = afterRaw === undefined ? undefined : petIdOf(ctx, 'after', afterRaw);
+  const after =
+    afterRaw === undefined || faults.has('pets-next-link-repeats-page')
+      ? undefined
+      : petIdOf(ctx, 'after', afterRaw);
   const { pets, more } = faults.has('pets-list-empty')
     ? { pets: [], more: false }
     : ctx.state.pets.list(limit, after);
@@ -195,6 +198,18 @@ export const createPet: Handler = async (ctx) => {
   // Fault negative-pet-id-unreadable: a negative id accepted, though GET /pets/{petId} refuses it.
   if (faults.has('negative-pet-id-unreadable') && isObject(body) && Number.isSafeInteger(body.id)) {
     problems.splice(0, problems.length, ...problems.filter((p) => !p.startsWith('id must be')));
+  }
+  // Fault refused-pet-stored: a name of another type is refused, yet stored as text.
+  if (
+    faults.has('refused-pet-stored') &&
+    isObject(body) &&
+    Number.isSafeInteger(body.id) &&
+    (body.id as number) > 0 &&
+    body.name !== undefined &&
+    typeof body.name !== 'string' &&
+    pets.get(body.id as number) === undefined
+  ) {
+    pets.add({ id: body.id as number, name: String(body.name) });
   }
   if (problems.length > 0) {
     const [only] = problems;
