@@ -88,7 +88,9 @@ function checksOf(samples: Sample[]): K6Check[] {
   const byName = new Map<string, K6Check>();
   for (const s of samples) {
     const name = s.tags.check ?? '';
-    const c = byName.get(name) ?? { name, path: `::${name}`, passes: 0, fails: 0 };
+    // k6's group path of a check in the root group (not a request path).
+    const groupPath = `::${name}`;
+    const c = byName.get(name) ?? { name, path: groupPath, passes: 0, fails: 0 };
     if (s.value !== 0) c.passes += 1;
     else c.fails += 1;
     byName.set(name, c);
