@@ -49,9 +49,11 @@ describe('the merged report', () => {
     });
     expect(report.metrics.http_reqs?.values.count).toBe(5);
     expect(report.checks).toEqual([{ name: 'customers page 200', passes: 4, fails: 1 }]);
+    // The measured value beside the limit, from the union (the summary's threshold rows show it).
     expect(report.thresholds).toContainEqual({
       metric: 'http_req_duration{endpoint:customers}',
       expression: 'p(95)<50',
+      measured: '88.0 ms',
       ok: false,
     });
     expect(report.figures[0]?.value).toBe('2: runner-1 0:1/2 (3 requests), runner-2 1/2:1 (2 requests)');
