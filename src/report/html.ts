@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { htmlText } from '../../common/safe-text.ts';
+import { latencyOf, renderLatencySvg } from '../../load/lib/summary/latency-chart.ts';
 import { figuresOf, renderLimiterSvg, timelineOf } from '../../load/lib/summary/limiter-chart.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
@@ -229,7 +230,16 @@ function loadRunsHtml(runs: readonly LoadRunEntry[]): string {
 <p class="muted">k6 runs whose reports sit in this folder (npm run load:*), the latest first.</p>
 <table class="load-runs"><thead><tr><th>script</th><th>verdict</th><th>finished</th><th>took</th><th>reports</th></tr></thead>
 <tbody>${runs.map(row).join('\n')}</tbody></table>
-${runs.map(limiterHtml).join('\n')}`;
+${runs.map(limiterHtml).join('\n')}
+${runs.map(latencyHtml).join('\n')}`;
+}
+
+/** A split release run's p95 per endpoint over time (latency-chart.ts: numbers only). */
+function latencyHtml(run: LoadRunEntry): string {
+  const points = latencyOf(run.analysis);
+  if (!points) return '';
+  return `<h3 id="latency-${e(run.script)}">Latency over time <span class="muted">(${e(run.script)}, ${e(run.finishedAt)})</span></h3>
+<div class="limiter" data-kind="latency">${renderLatencySvg(points)}</div>`;
 }
 
 /** The rate-limit probe's picture (limiter-chart.ts: numbers only) with its verdicts beside it. */

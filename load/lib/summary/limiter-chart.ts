@@ -67,16 +67,16 @@ export function figuresOf(analysis: Record<string, unknown> | undefined): Limite
 }
 
 /** 1, 2 or 5 times a power of ten, so that about `ticks` steps cover `range`. */
-function niceStep(range: number, ticks: number): number {
+export function niceStep(range: number, ticks: number): number {
   const raw = range / Math.max(1, ticks);
   const power = 10 ** Math.floor(Math.log10(raw));
   for (const m of [1, 2, 5, 10]) if (raw <= m * power) return m * power;
   return 10 * power;
 }
 
-const fixed = (n: number) => String(Math.round(n * 10) / 10);
+export const fixed = (n: number) => String(Math.round(n * 10) / 10);
 
-function seconds(ms: number): string {
+export function seconds(ms: number): string {
   const s = ms / 1000;
   return s >= 10 ? `${Math.round(s)} s` : `${Math.round(s * 100) / 100} s`;
 }

@@ -5,7 +5,7 @@
 import type { K6Check, K6Metric, K6SummaryData } from '../../../load/lib/summary/k6-data.ts';
 import { buildReport, type Figure, type LoadReport, type Verdict } from '../../../load/lib/summary/report.ts';
 import { type Declared, type MergeResult, percentile, type Sample, valuesOf } from './samples.ts';
-import { mergedTimeline } from './timeline.ts';
+import { mergedLatency, mergedTimeline } from './timeline.ts';
 
 const TREND_STATS = ['min', 'avg', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'] as const;
 
@@ -127,10 +127,13 @@ export function mergedReport(merged: MergeResult, context: MergedReportContext):
   );
   for (const line of orphans) shares.push({ name: 'a runner share is readable', ok: false, detail: line });
   const timeline = mergedTimeline(merged.union.get('http_reqs') ?? []);
+  const latency = mergedLatency(merged.union.get('http_req_duration') ?? []);
   const report = buildReport(mergedSummary(merged), {
     script: context.script,
-    // The limiter over time, drawn on the conformance page from every runner's requests.
-    ...(timeline ? { analysis: { timeline } } : {}),
+    // The limiter and the latency over time, drawn on the conformance page from every runner's requests.
+    ...(timeline || latency
+      ? { analysis: { ...(timeline ? { timeline } : {}), ...(latency ? { latency } : {}) } }
+      : {}),
     target: context.target,
     finishedAt: context.finishedAt,
     figures: [

@@ -3,7 +3,8 @@
 // as the rate-limit probe's own timeline is (load/lib/limit-probe.ts), so index.html draws the
 // merged run's 429s with the same picture (load/lib/summary/limiter-chart.ts).
 import type { TimelinePoint } from '../../../load/lib/limit-probe.ts';
-import type { Sample } from './samples.ts';
+import type { LatencyPoint } from '../../../load/lib/summary/latency-chart.ts';
+import { percentile, type Sample } from './samples.ts';
 
 const COLUMNS = 240;
 
@@ -34,4 +35,43 @@ export function mergedTimeline(requests: readonly Sample[]): TimelinePoint[] | u
     columns.set(index, point);
   }
   return [...columns.values()].sort((a, b) => a.atMs - b.atMs);
+}
+
+// Fewer columns than the limiter's: a p95 needs a few requests in each.
+const LATENCY_COLUMNS = 60;
+
+/**
+ * The p95 of the request durations per endpoint (the `endpoint` tag) in each of 60 columns of the
+ * run, from every runner's samples; undefined without timed, tagged samples.
+ */
+export function mergedLatency(durations: readonly Sample[]): LatencyPoint[] | undefined {
+  const timed = durations.filter((s) => Number.isFinite(s.time) && s.tags.endpoint);
+  if (timed.length === 0) return undefined;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const s of timed) {
+    first = Math.min(first, s.time);
+    last = Math.max(last, s.time);
+  }
+  const width = Math.max(1, Math.ceil((last - first + 1) / LATENCY_COLUMNS));
+  const cells = new Map<string, { atMs: number; endpoint: string; values: number[] }>();
+  for (const s of timed) {
+    const index = Math.floor((s.time - first) / width);
+    const endpoint = s.tags.endpoint as string;
+    const key = `${endpoint} ${index}`;
+    const cell = cells.get(key) ?? { atMs: index * width, endpoint, values: [] };
+    cell.values.push(s.value);
+    cells.set(key, cell);
+  }
+  return [...cells.values()]
+    .map((c) => ({
+      atMs: c.atMs,
+      endpoint: c.endpoint,
+      p95: percentile(
+        c.values.sort((a, b) => a - b),
+        95,
+      ),
+      count: c.values.length,
+    }))
+    .sort((a, b) => a.atMs - b.atMs || a.endpoint.localeCompare(b.endpoint));
 }
