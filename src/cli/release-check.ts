@@ -59,6 +59,9 @@ function parse() {
   }
 }
 
+/** The conformance run's exchanges as HAR 1.2, secrets replaced (its CI default name). */
+const HAR_FILE = 'run.har';
+
 interface Step {
   name: StepName;
   script: string;
@@ -66,7 +69,7 @@ interface Step {
   command: string;
 }
 
-function stepsOf(profile: string, probeProfile: string | undefined): Step[] {
+function stepsOf(profile: string, probeProfile: string | undefined, dir: string): Step[] {
   const probe = probeProfile ? ['--profile', probeProfile] : [];
   const load = (name: Exclude<StepName, 'conformance'>, args: string[]): Step => ({
     name,
@@ -75,7 +78,13 @@ function stepsOf(profile: string, probeProfile: string | undefined): Step[] {
     command: `npm run load:${name}${args.length ? ` -- ${args.join(' ')}` : ''}`,
   });
   return [
-    { name: 'conformance', script: 'src/cli/conformance.ts', args: [], command: 'npm run conformance' },
+    // The run's traffic beside its reports, for the reviewer (release.md links every *.har there).
+    {
+      name: 'conformance',
+      script: 'src/cli/conformance.ts',
+      args: ['--har', join(dir, HAR_FILE)],
+      command: `npm run conformance -- --har ${join(dir, HAR_FILE)}`,
+    },
     load('rate-limit', probe),
     load('flag-cache', probe),
     load('release', ['--profile', profile]),
@@ -163,7 +172,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   const results: StepResult[] = [];
-  for (const step of stepsOf(profile, probeProfile)) {
+  for (const step of stepsOf(profile, probeProfile, dir)) {
     if (interrupted) break;
     process.stderr.write(`release-check: ${step.command}\n`);
     const result = await runStep(step, env, (k) => {

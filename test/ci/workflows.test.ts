@@ -315,6 +315,8 @@ describe('the release workflow steps, run locally on a fresh clone', () => {
       'k6-flag-cache.md',
       'k6-release.md',
       'k6-release.junit.xml',
+      // The conformance run's traffic (release-check asks it for reports/run.har).
+      'run.har',
     ]) {
       expect(page).toContain(`[${file}](${file})`);
       expect(existsSync(join(reports, file)), file).toBe(true);
