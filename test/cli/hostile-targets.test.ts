@@ -91,8 +91,19 @@ function conformance(
   }));
 }
 
+/** The files a run wrote in its reports folder, by name (history/ and other folders read too). */
+function filesWritten(dir: string, prefix = ''): [string, string][] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !entry.name.startsWith('.'))
+    .flatMap((entry): [string, string][] =>
+      entry.isDirectory()
+        ? filesWritten(join(dir, entry.name), `${prefix}${entry.name}/`)
+        : [[`${prefix}${entry.name}`, readFileSync(join(dir, entry.name), 'utf8')]],
+    );
+}
+
 function everythingWritten(run: Run): string {
-  const files = readdirSync(run.reportsDir).map((name) => readFileSync(join(run.reportsDir, name), 'utf8'));
+  const files = filesWritten(run.reportsDir).map(([, text]) => text);
   return [run.output, ...files].join('\n');
 }
 
@@ -150,11 +161,7 @@ interface Outputs {
 
 const outputsOf = (run: Run): Outputs => ({
   console: run.output,
-  files: Object.fromEntries(
-    readdirSync(run.reportsDir)
-      .filter((name) => !name.startsWith('.'))
-      .map((name) => [name, readFileSync(join(run.reportsDir, name), 'utf8')]),
-  ),
+  files: Object.fromEntries(filesWritten(run.reportsDir)),
 });
 
 /** Each 8-character piece of a secret found in an output, as "where: piece". */
@@ -194,13 +201,16 @@ function commandsOf(outputs: Outputs): { where: string; command: string }[] {
   const html = outputs.files['index.html'] ?? '';
   for (const m of html.matchAll(/<pre class="reproduce[^"]*">([^<]*)<\/pre>/g))
     out.push({ where: 'index.html', command: unescapeHtml(m[1] ?? '') });
-  return out.filter((c) => !c.command.startsWith('(not shown'));
+  // A sink's note in place of a command (a request it cannot show whole, or one holding a value no
+  // variable of .env holds) is not a command.
+  return out.filter((c) => !c.command.startsWith('(not shown') && !c.command.startsWith('(no command'));
 }
 
 let fakeCurl: string | undefined;
 /**
- * A folder whose only programs are a curl and an npm that say they ran: a command run with it as
- * PATH can run nothing else (anything else is "command not found").
+ * A folder whose only programs are a curl and an npm that say they ran, and a sed that swallows
+ * its input: a command run with it as PATH can run nothing else (anything else is "command not
+ * found"), and only its last curl (or npm) is heard.
  */
 function fakeProgramsPath(): string {
   if (fakeCurl) return fakeCurl;
@@ -208,6 +218,8 @@ function fakeProgramsPath(): string {
   dirs.push(dir);
   writeFileSync(join(dir, 'curl'), '#!/bin/bash\necho curl ran\n', { mode: 0o755 });
   writeFileSync(join(dir, 'npm'), '#!/bin/bash\necho npm ran\n', { mode: 0o755 });
+  // A bearer request's command reads the token out of the token answer with sed first.
+  writeFileSync(join(dir, 'sed'), '#!/bin/bash\nwhile read -r _; do :; done\n', { mode: 0o755 });
   fakeCurl = dir;
   return dir;
 }

@@ -2,6 +2,7 @@
 // from the validated configuration) and the direct-run variables of .env.example; the production
 // refusal (the shared guard) on both; one-line errors that never echo a secret or a URL's credentials.
 import { describe, expect, it } from 'vitest';
+import { readSwitch } from '../../common/config-rules.ts';
 import {
   apiUrl,
   petstoreAllowed,
@@ -30,8 +31,10 @@ describe('the production refusal', () => {
   it.each([
     [undefined, true],
     ['no', true],
-    ['YES', true],
-    ['true', true],
+    ['off', true],
+    // Every switch takes the same words, in any case (issue 33): yes, true, on, 1.
+    ['YES', false],
+    ['true', false],
     ['yes', false],
   ])('ALLOW_PRODUCTION_WRITES=%s refuses: %s', (allow, refused) => {
     const env = { ...STAGING, CONFORMANCE_TARGET: 'production', ALLOW_PRODUCTION_WRITES: allow };
@@ -41,8 +44,9 @@ describe('the production refusal', () => {
     } else {
       expect(readLoadConfig(env).target).toBe('production');
     }
-    // The scripts and the npm scripts agree with the one guard of src/config.
-    const verdict = guard({ target: 'production', allowProductionWrites: allow === 'yes' }, 'load');
+    // The scripts and the npm scripts agree with the one guard of src/config, reading the same switch.
+    const read = readSwitch(allow, false);
+    const verdict = guard({ target: 'production', allowProductionWrites: read.ok && read.value }, 'load');
     expect(verdict.allowed).toBe(!refused);
   });
 
