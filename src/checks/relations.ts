@@ -7,6 +7,7 @@
 //
 // Pure and self-contained: invariants.ts imports this module, so nothing here imports it back.
 
+import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
@@ -64,7 +65,8 @@ export interface Placed {
   json: unknown;
 }
 
-const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+// In a loop (trimTrailingSlashes): /\/+$/ is quadratic on a long run of slashes.
+const trim = (path: string) => (path.length > 1 ? trimTrailingSlashes(path) || '/' : path);
 
 function credentialOf(e: RecordedExchange): Placed['credential'] {
   const names = Object.keys(e.requestHeaders).map((n) => n.toLowerCase());

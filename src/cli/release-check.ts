@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
-import { signalOfExit } from '../../common/exit-codes.ts';
+import { SIGNAL_EXIT_CODES, signalOfExit } from '../../common/exit-codes.ts';
 import { firstLine } from '../client/errors.ts';
 import { applyEnvFile, loadSettings } from '../config/index.ts';
 import {
@@ -120,7 +120,9 @@ function runStep(
       tail += `\ncannot start ${step.command}: ${firstLine(error)}`;
       done(2);
     });
-    child.once('exit', (code, signal) => done(code ?? (signal === 'SIGTERM' ? 143 : 130)));
+    child.once('exit', (code, signal) =>
+      done(code ?? SIGNAL_EXIT_CODES[signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT']),
+    );
   });
 }
 
