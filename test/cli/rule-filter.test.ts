@@ -38,6 +38,9 @@ describe('the conformance CLI selects checks by their tags', { timeout: 600_000 
       // Never a 5xx (GNR-01, which ERR-PAGE-REPEATED judges too), over every answer of the run.
       ['INV-NO-5XX', 'generated', 'passed'],
       ['PAG-PAGE-SIZE', 'customers-pagination', 'passed'],
+      // The relation that protects PAG-12 (the same page size through each credential): with only
+      // these checks run there is no pair to compare, so it is inconclusive, never passed.
+      ['REL-PAGE-SIZE-EACH-CREDENTIAL', 'customers-pagination', 'skipped'],
     ]);
     // The rules the selected checks judge: ERR-PAGE-REPEATED judges GNR-01 beside ERR-01.
     expect(results.rules.map((r) => r.id).sort()).toEqual(['ERR-01', 'GNR-01', 'PAG-12']);
