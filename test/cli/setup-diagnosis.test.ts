@@ -56,7 +56,7 @@ async function conformance(change: Record<string, string>) {
   const results = JSON.parse(readFileSync(join(reportsDir, 'results.json'), 'utf8')) as {
     exitCode: number;
     problems: string[];
-    checks: { area: string; status: string; reason?: string }[];
+    checks: { id: string; area: string; status: string; reason?: string }[];
   };
   return { ...run, results };
 }
