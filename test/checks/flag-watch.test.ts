@@ -7,26 +7,14 @@ import { flagWatch, type WatchClock, watchFlags, watchPlanOf } from '../../src/c
 import { createApiClient } from '../../src/client/index.ts';
 import type { TargetConfig } from '../../src/config/index.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { stagingConfigOf } from '../support/target-config.ts';
 
 function targetOf(server: RunningReferenceServer, flagWindowSeconds?: number): TargetConfig {
-  const c = server.credentials;
-  return {
-    target: 'staging',
-    apiBaseUrl: server.apiBaseUrl,
-    petstoreBaseUrl: server.petstoreBaseUrl,
-    credentials: {
-      clientId: c.clientId,
-      clientSecret: c.clientSecret,
-      apiKeyId: c.apiKeyId,
-      apiKeySecret: c.apiKeySecret,
-    },
+  return stagingConfigOf(server, {
     disabledFeatureRoute: '/v1/reports',
-    allowProductionWrites: false,
-    requestTimeoutMs: 5_000,
-    strict: false,
     slow: true,
     ...(flagWindowSeconds ? { flagWindowSeconds } : {}),
-  };
+  });
 }
 
 describe('the watch plan', () => {

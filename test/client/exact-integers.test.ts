@@ -11,6 +11,7 @@ import { validateComponent } from '../../src/contract/index.ts';
 import { startReferenceServer } from '../../src/reference/index.ts';
 import { stagingThrough, startForwardingProxy } from '../support/forwarding-proxy.ts';
 import { runTs } from '../support/run-node.ts';
+import { stagingConfigOf } from '../support/target-config.ts';
 
 const BIG = ['9007199254740993', '9223372036854775807', '-9223372036854775808'];
 
@@ -56,22 +57,7 @@ describe('the client against a server that stores every int64 (pet-ids=int64)', 
   it('lists and reads back pets with ids 2^53+1, 2^63-1 and -2^63, and sends one back exactly', async () => {
     const server = await startReferenceServer({ choices: { 'pet-ids': 'int64' }, pets: 2 });
     closers.push(() => server.close());
-    const c = server.credentials;
-    const client = createApiClient({
-      target: 'staging',
-      apiBaseUrl: server.apiBaseUrl,
-      petstoreBaseUrl: server.petstoreBaseUrl,
-      credentials: {
-        clientId: c.clientId,
-        clientSecret: c.clientSecret,
-        apiKeyId: c.apiKeyId,
-        apiKeySecret: c.apiKeySecret,
-      },
-      allowProductionWrites: false,
-      requestTimeoutMs: 10_000,
-      strict: false,
-      slow: false,
-    });
+    const client = createApiClient(stagingConfigOf(server, { requestTimeoutMs: 10_000 }));
     const list = await client.request({ service: 'petstore', method: 'GET', path: 'pets', auth: 'none' });
     const listed = (list.body as { id: unknown }[]).map((p) => p.id);
     expect(listed).toEqual([

@@ -8,6 +8,7 @@ import { createApiClient } from '../../src/client/index.ts';
 import type { TargetConfig } from '../../src/config/index.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { diagnoseSetup } from '../../src/runner/setup-diagnosis.ts';
+import { stagingConfigOf } from '../support/target-config.ts';
 
 let server: RunningReferenceServer;
 let failing: Server;
@@ -48,23 +49,7 @@ afterAll(async () => {
 });
 
 function configOf(s: RunningReferenceServer, change: Partial<TargetConfig> = {}): TargetConfig {
-  const c = s.credentials;
-  return {
-    target: 'staging',
-    apiBaseUrl: s.apiBaseUrl,
-    petstoreBaseUrl: s.petstoreBaseUrl,
-    credentials: {
-      clientId: c.clientId,
-      clientSecret: c.clientSecret,
-      apiKeyId: c.apiKeyId,
-      apiKeySecret: c.apiKeySecret,
-    },
-    allowProductionWrites: false,
-    requestTimeoutMs: 5_000,
-    strict: false,
-    slow: false,
-    ...change,
-  };
+  return stagingConfigOf(s, change);
 }
 
 const diagnose = (config: TargetConfig) => diagnoseSetup(createApiClient(config), config);

@@ -8,6 +8,17 @@ import { percentile, type Sample } from './samples.ts';
 
 const COLUMNS = 240;
 
+/** The first sample's time and the width of `columns` equal columns over the samples' span (a loop: no spread of 100,000s). */
+function columnsOf(timed: readonly Sample[], columns: number): { first: number; width: number } {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const s of timed) {
+    first = Math.min(first, s.time);
+    last = Math.max(last, s.time);
+  }
+  return { first, width: Math.max(1, Math.ceil((last - first + 1) / columns)) };
+}
+
 /** accepted, 429 (limited), or no answer / 5xx (other), as the probe's picture counts them. */
 function kindOf(status: string | undefined): 'accepted' | 'limited' | 'other' {
   const code = Number(status);
@@ -20,13 +31,7 @@ function kindOf(status: string | undefined): 'accepted' | 'limited' | 'other' {
 export function mergedTimeline(requests: readonly Sample[]): TimelinePoint[] | undefined {
   const timed = requests.filter((s) => Number.isFinite(s.time));
   if (timed.length === 0) return undefined;
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  for (const s of timed) {
-    first = Math.min(first, s.time);
-    last = Math.max(last, s.time);
-  }
-  const width = Math.max(1, Math.ceil((last - first + 1) / COLUMNS));
+  const { first, width } = columnsOf(timed, COLUMNS);
   const columns = new Map<number, TimelinePoint>();
   for (const s of timed) {
     const index = Math.floor((s.time - first) / width);
@@ -47,13 +52,7 @@ const LATENCY_COLUMNS = 60;
 export function mergedLatency(durations: readonly Sample[]): LatencyPoint[] | undefined {
   const timed = durations.filter((s) => Number.isFinite(s.time) && s.tags.endpoint);
   if (timed.length === 0) return undefined;
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  for (const s of timed) {
-    first = Math.min(first, s.time);
-    last = Math.max(last, s.time);
-  }
-  const width = Math.max(1, Math.ceil((last - first + 1) / LATENCY_COLUMNS));
+  const { first, width } = columnsOf(timed, LATENCY_COLUMNS);
   const cells = new Map<string, { atMs: number; endpoint: string; values: number[] }>();
   for (const s of timed) {
     const index = Math.floor((s.time - first) / width);
