@@ -33,6 +33,7 @@ import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
 import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
 import '../checks/meta.ts';
+import { jsonText } from '../../common/safe-text.ts';
 import { firstLine } from '../client/errors.ts';
 
 export interface ConformanceReporterOptions {
@@ -217,7 +218,8 @@ export default class ConformanceReporter implements Reporter {
       const har = harPathOf(handedOver?.har, this.dir, process.env);
       if (har) {
         await mkdir(dirname(har), { recursive: true });
-        await writeFileAtomic(har, JSON.stringify(renderHar(results, scrubber.deep)));
+        // As results.json: C1 controls and bidirectional marks escaped (a terminal may show the file).
+        await writeFileAtomic(har, jsonText(renderHar(results, scrubber.deep)));
         this.harPath = har;
       }
       this.conformanceResults = results;

@@ -84,7 +84,8 @@ function conformance(
     FORCE_COLOR: '0',
   };
   // One stream, as a person sees it: the reason line may come on either.
-  return runTs('src/cli/conformance.ts', [], { env }).then((run) => ({
+  // The run's traffic too (CI writes it by default): the HAR is one more sink of the target's words.
+  return runTs('src/cli/conformance.ts', ['--har', join(reportsDir, 'run.har')], { env }).then((run) => ({
     code: run.code,
     output: run.stdout + run.stderr,
     reportsDir,
