@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { guard, type TargetConfig } from '../../src/config/index.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { provideTargetsByArea } from '../config/provide-target.ts';
+import { stagingConfigOf } from '../support/target-config.ts';
 
 // Twelve generated checks of a few requests each: seconds alone, but the self project's 20 s per
 // test failed them at a load of 15-30 on 2 cores. Only a hang outlasts these.
@@ -21,23 +22,12 @@ let production: TargetConfig;
 
 beforeAll(async () => {
   server = await startReferenceServer({});
-  const c = server.credentials;
-  production = {
+  production = stagingConfigOf(server, {
     target: 'production',
-    apiBaseUrl: server.apiBaseUrl,
-    petstoreBaseUrl: server.petstoreBaseUrl,
-    credentials: {
-      clientId: c.clientId,
-      clientSecret: c.clientSecret,
-      apiKeyId: c.apiKeyId,
-      apiKeySecret: c.apiKeySecret,
-    },
     allowProductionWrites: true,
     // The reference server answers at once: only a hang outlasts this on a starved machine.
     requestTimeoutMs: 60_000,
-    strict: false,
-    slow: false,
-  };
+  });
   provideTargetsByArea({ generated: production });
 });
 
