@@ -39,6 +39,7 @@ import {
 } from '../launcher/dashboard.ts';
 import { K6_ABORTED_BY_SIGNAL, loadExit } from '../launcher/exit-code.ts';
 import { findK6, K6_INSTALL_HINT } from '../launcher/find-k6.ts';
+import { forwardSignals } from '../launcher/forward-signals.ts';
 import { k6Environment, refusedK6Variables, reportDirFrom } from '../launcher/k6-env.ts';
 import { localServerPlan } from '../launcher/local-server.ts';
 import { planProblem } from '../launcher/plan-check.ts';
@@ -244,28 +245,18 @@ async function main(): Promise<void> {
     );
   }
   // Its own process group: a terminal's Ctrl+C reaches only this process, which passes exactly one
-  // SIGINT on (two would make k6 skip its summary); a second Ctrl+C, a second later, ends k6 at once.
+  // SIGINT on (two would make k6 skip its summary); see forward-signals.ts.
   const k6Args = [...k6RunOptions(args.k6Args, quiet), ...args.k6Args];
   const child = spawn(k6, ['run', ...k6Args, `${REPO_ROOT}${script.file}`], {
     env,
     stdio: 'inherit',
     detached: true,
   });
-  let interruptedBy: NodeJS.Signals | undefined;
-  let firstSignalAt = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    const now = Date.now();
-    // npm passes a terminal's signal on as well: the same Ctrl+C can arrive twice at once.
-    if (interruptedBy !== undefined && now - firstSignalAt < 1000) return;
-    if (interruptedBy === undefined) {
-      interruptedBy = signal;
-      firstSignalAt = now;
-      process.stderr.write(`load: ${signal}: stopping k6, which writes its summary (again to end at once)\n`);
-    }
-    child.kill(signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = forwardSignals(
+    (signal) => child.kill(signal),
+    (signal) =>
+      process.stderr.write(`load: ${signal}: stopping k6, which writes its summary (again to end at once)\n`),
+  );
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
     child.once('error', (error) => {
       process.stderr.write(`load: cannot start k6 (${k6}): ${firstLine(error)}\n`);
@@ -273,6 +264,8 @@ async function main(): Promise<void> {
     });
     child.once('exit', (c, s) => resolve([c, s]));
   });
+  // Still listening while the reports are written: a late signal must not cut them short.
+  const interruptedBy = signals.interruptedBy;
   await server?.close();
   layout.remove();
   const target = { name: config.target, apiBaseUrl: config.apiBaseUrl };

@@ -11,6 +11,7 @@ import { renderText } from '../../load/lib/summary/text.ts';
 import type { TargetConfig } from '../config/index.ts';
 import { type ClientCredential, credentialsFigure } from './credentials-pool.ts';
 import { EXIT_INCONCLUSIVE, EXIT_SIGINT, EXIT_SIGTERM } from './exit-code.ts';
+import { forwardSignals } from './forward-signals.ts';
 import { type K6EnvOptions, k6Environment } from './k6-env.ts';
 import { mergeRunnerDirs } from './merge/read-dirs.ts';
 import { mergedReport } from './merge/report.ts';
@@ -101,27 +102,16 @@ export async function runSplitRelease(options: SplitReleaseOptions): Promise<Spl
     },
     thresholds,
   );
-  let interruptedBy: NodeJS.Signals | undefined;
-  let firstSignalAt = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    const now = Date.now();
-    // npm passes a terminal's signal on as well: the same Ctrl+C can arrive twice at once.
-    if (interruptedBy !== undefined && now - firstSignalAt < 1000) return;
-    if (interruptedBy === undefined) {
-      interruptedBy = signal;
-      firstSignalAt = now;
-      options.log(`${signal}: stopping every runner (again to end them at once)`);
-    }
-    run.signal(signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = forwardSignals(
+    (signal) => run.signal(signal),
+    (signal) => options.log(`${signal}: stopping every runner (again to end them at once)`),
+  );
   // A launcher that ends any other way takes its runners with it.
   const orphans = () => run.signal('SIGKILL');
   process.on('exit', orphans);
   const ends = await run.runners;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  signals.dispose();
+  const interruptedBy = signals.interruptedBy;
   process.off('exit', orphans);
 
   const mergeStarted = performance.now();
