@@ -1,0 +1,108 @@
+// npm run bench:hostile-paths [-- --runs 2]
+// Wall time of full conformance runs through a proxy that rewrites every error answer's `path`:
+// unchanged (the usual run), 60,000 slashes, and a 5 MiB run of slashes. A quadratic pass over
+// the path took 5.4 s per 60,000-slash answer (about 20 minutes a run); a linear one must keep a
+// run within its usual time. The three kinds alternate, so a busy machine slows each alike.
+// Figures are printed; nothing is asserted (test/cli/hostile-slash-paths.test.ts asserts the end).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { nodeArgsFor } from '../src/cli/node-command.ts';
+import { startReferenceServer } from '../src/reference/index.ts';
+import { stagingThrough, startForwardingProxy } from '../test/support/forwarding-proxy.ts';
+
+const ROOT = new URL('..', import.meta.url);
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '2' } } });
+const runs = Math.max(1, Number(values.runs) || 2);
+
+const KINDS: { label: string; path: string | null }[] = [
+  { label: 'usual (path unchanged)', path: null },
+  { label: '60,000 slashes on every error', path: `${'/'.repeat(60_000)}x` },
+  { label: '5 MiB of slashes on every error', path: `${'/'.repeat(5 * 1024 * 1024)}x` },
+];
+
+// /usr/bin/time gives the run's CPU seconds (user + system), which a busy machine stretches less
+// than wall time; its own line is the last of the run's stderr.
+const TIME = existsSync('/usr/bin/time');
+
+function run(env: NodeJS.ProcessEnv): Promise<{ seconds: number; cpu: number; code: number | null }> {
+  const started = performance.now();
+  const node = [process.execPath, ...nodeArgsFor('src/cli/conformance.ts')];
+  const [command, ...args] = TIME ? ['/usr/bin/time', '-f', 'cpu %U %S', ...node] : node;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command ?? process.execPath, args, {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2_000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+      resolve({
+        seconds: (performance.now() - started) / 1000,
+        cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
+        code,
+      });
+    });
+  });
+}
+
+const server = await startReferenceServer({ control: true });
+const seconds = new Map<string, number[]>(KINDS.map((k) => [k.label, []]));
+const cpus = new Map<string, number[]>(KINDS.map((k) => [k.label, []]));
+const codes = new Map<string, (number | null)[]>(KINDS.map((k) => [k.label, []]));
+try {
+  for (let i = 0; i < runs; i++) {
+    for (const kind of KINDS) {
+      const { path } = kind;
+      const proxy = await startForwardingProxy(server.apiBaseUrl, {
+        // Every answer is read whole and written again in both kinds, so only the path differs.
+        rewrite: (body, status) => {
+          if (path === null || status < 400 || !body.startsWith('{')) return body;
+          try {
+            return JSON.stringify({ ...JSON.parse(body), path });
+          } catch {
+            return body;
+          }
+        },
+      });
+      const dir = mkdtempSync(join(tmpdir(), 'bench-hostile-paths-'));
+      try {
+        server.control.reset();
+        const out = await run(stagingThrough(proxy.origin, server.credentials, dir));
+        seconds.get(kind.label)?.push(out.seconds);
+        cpus.get(kind.label)?.push(out.cpu);
+        codes.get(kind.label)?.push(out.code);
+        console.log(
+          `run ${i + 1}: ${kind.label}: ${out.seconds.toFixed(1)} s wall, ${out.cpu.toFixed(1)} s CPU, exit ${out.code}`,
+        );
+      } finally {
+        await proxy.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+} finally {
+  await server.close();
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+const against = (m: number, usual: number) => (usual > 0 ? ` (${((m / usual - 1) * 100).toFixed(1)} %)` : '');
+const usualWall = median(seconds.get(KINDS[0]?.label ?? '') ?? []);
+const usualCpu = median(cpus.get(KINDS[0]?.label ?? '') ?? []);
+console.log(
+  `\nmedians of ${runs} run(s) each, against the usual run (load average ${loadavg()[0]?.toFixed(1)}):`,
+);
+for (const kind of KINDS) {
+  const wall = median(seconds.get(kind.label) ?? []);
+  const cpu = median(cpus.get(kind.label) ?? []);
+  console.log(
+    `  ${kind.label}: ${wall.toFixed(1)} s wall${against(wall, usualWall)}, ${cpu.toFixed(1)} s CPU${against(cpu, usualCpu)}, exits ${codes.get(kind.label)?.join(', ')}`,
+  );
+}
