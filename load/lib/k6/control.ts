@@ -45,3 +45,23 @@ export function setFeature(config: LoadConfig, name: string, enabled: boolean): 
   );
   expectOk(`features/${name}`, res.status);
 }
+
+/**
+ * The reference server's own (virtual) clock, in ms since the epoch. The flag-cache probe brackets
+ * each poll with two readings, so where a poll fell on the clock the cache runs on is measured, not
+ * modelled from the ticks (a starved k6 sends its polls and its clock moves late).
+ */
+export function serverClockMs(config: LoadConfig): number {
+  const res = send(config, 'GET', route(config, ''), null, { ...options, keepBody: true }, true);
+  expectOk('GET /', res.status);
+  const body = typeof res.body === 'string' && res.body.length <= 64 * 1024 ? res.body : '';
+  let now: unknown;
+  try {
+    now = (JSON.parse(body) as { now?: unknown }).now;
+  } catch {
+    now = undefined;
+  }
+  const ms = typeof now === 'string' ? Date.parse(now) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new Error('control API: GET / did not say the server clock (now)');
+  return ms;
+}
