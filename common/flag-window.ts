@@ -26,7 +26,8 @@ export interface FlagChange {
 
 /**
  * Two changes put the window to the test only when each is placed sharply: their placings' spreads
- * (from the poll before to the answer that showed it) together at most this fraction of the window.
+ * (from the poll before to the answer that showed it) together at most this fraction of the window
+ * (less the tolerance).
  * A cache renewing twice as often as the window then always shows as a violation, so a pair that
  * shows none is evidence for the window, not just for wide polls. A starved poller (late polls,
  * slow answers) spreads its changes past this: its pairs prove nothing either way but a violation.
@@ -96,7 +97,7 @@ export class FlagWindowTracker {
         violation = { atMs: change.atMs, previousChangeAtMs: this.lastChange.atMs, maxGapMs };
       }
       const spreadMs = spreadOf(change) + spreadOf(this.lastChange);
-      pair = { spreadMs, tested: spreadMs <= this.windowMs * PAIR_SPREAD_FRACTION };
+      pair = { spreadMs, tested: spreadMs <= this.windowMs * PAIR_SPREAD_FRACTION - this.toleranceMs };
     }
     this.lastChange = change;
     return {
