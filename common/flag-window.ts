@@ -24,6 +24,24 @@ export interface FlagChange {
   afterMs: number;
 }
 
+/**
+ * Two changes put the window to the test only when each is placed sharply: their placings' spreads
+ * (from the poll before to the answer that showed it) together at most this fraction of the window
+ * (less the tolerance).
+ * A cache renewing twice as often as the window then always shows as a violation, so a pair that
+ * shows none is evidence for the window, not just for wide polls. A starved poller (late polls,
+ * slow answers) spreads its changes past this: its pairs prove nothing either way but a violation.
+ */
+export const PAIR_SPREAD_FRACTION = 0.5;
+
+/** Two consecutive changes one poller saw: how sharply they are placed, and whether that suffices. */
+export interface FlagPair {
+  /** The two changes' spreads added (ms): how far the gap between the renewals is uncertain. */
+  spreadMs: number;
+  /** The spread is within PAIR_SPREAD_FRACTION of the window: the pair is evidence for it. */
+  tested: boolean;
+}
+
 export interface FlagViolation {
   atMs: number;
   previousChangeAtMs: number;
@@ -40,6 +58,8 @@ export interface FlagWindowOptions {
 export interface FlagObservation {
   /** Set when the data differs from the previous successful poll. */
   change?: FlagChange;
+  /** Set with a change that follows another: the pair's sharpness. */
+  pair?: FlagPair;
   violation?: FlagViolation;
   rateLimited: boolean;
 }
@@ -68,15 +88,30 @@ export class FlagWindowTracker {
     if (!changed) return { rateLimited: false };
     const change: FlagChange = { atMs: poll.atMs, afterMs: previousPoll };
     let violation: FlagViolation | undefined;
+    let pair: FlagPair | undefined;
     if (this.lastChange) {
+      // The longest the renewals can have been apart: a violation is proved however blurred the
+      // polls were (wider placings only make it longer).
       const maxGapMs = change.atMs - this.lastChange.afterMs;
       if (maxGapMs < this.windowMs - this.toleranceMs) {
         violation = { atMs: change.atMs, previousChangeAtMs: this.lastChange.atMs, maxGapMs };
       }
+      const spreadMs = spreadOf(change) + spreadOf(this.lastChange);
+      pair = { spreadMs, tested: spreadMs <= this.windowMs * PAIR_SPREAD_FRACTION - this.toleranceMs };
     }
     this.lastChange = change;
-    return violation ? { change, violation, rateLimited: false } : { change, rateLimited: false };
+    return {
+      change,
+      ...(pair ? { pair } : {}),
+      ...(violation ? { violation } : {}),
+      rateLimited: false,
+    };
   }
+}
+
+/** How widely a change is placed: from the poll before it (sent) to the answer that showed it. */
+export function spreadOf(change: FlagChange): number {
+  return change.atMs - change.afterMs;
 }
 
 /** JSON bodies compared by value (key order and whitespace do not make a change). */

@@ -4,28 +4,31 @@
 // Counts violations (threshold: none) and 429s (the polling rate stays below the limiter).
 // With REFERENCE_CONTROL_URL (the local reference server) flags are switched at every tick so
 // renewals bring new data, and with FLAG_TIME_LAPSE the server's clock jumps at every tick so a
-// short run covers several windows.
+// short run covers several windows. Each poll is placed on the clock the cache runs on by
+// measurement (the reference server's clock read before and after it, or k6's own send and answer
+// times), never by a model: a starved k6 then places its changes widely and the run says it cannot
+// tell, instead of failing a working cache or passing a broken one (PAIR_SPREAD_FRACTION).
 //   k6 run load/flag-cache.ts   (or npm run load:flag-cache; variables in docs/load.md)
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
-import { FlagWindowTracker } from '../common/flag-window.ts';
+import { FlagWindowTracker, spreadOf } from '../common/flag-window.ts';
 import { BOUNDED_OPTIONS, BOUNDED_THRESHOLDS } from './lib/bounded.ts';
 import { ReadGate, unreadThresholds } from './lib/bounded-read.ts';
 import { apiUrl, readLoadConfig, requireCredentials, secretValues } from './lib/config.ts';
 import { k6Duration } from './lib/env.ts';
-import { flagCacheFindings } from './lib/flag-cache-findings.ts';
+import { flagCacheFindings, pairEvidence } from './lib/flag-cache-findings.ts';
 import {
+  changeSecond,
   featureStates,
   nextPollMs,
   readFlagPlan,
   ticksBefore,
-  virtualMs,
   virtualSeconds,
 } from './lib/flag-plan.ts';
 import { inInit } from './lib/init.ts';
-import { advanceClock, setFeature } from './lib/k6/control.ts';
+import { advanceClock, serverClockMs, setFeature } from './lib/k6/control.ts';
 import { bearerHeaders, issueToken, type ReadAnswer, readBounded } from './lib/k6/http.ts';
 import { inIteration } from './lib/k6/iteration.ts';
 import { inSetup } from './lib/k6/setup.ts';
@@ -48,10 +51,22 @@ const errors = new Counter('flag_cache_errors');
 const renewals = new Counter('flag_cache_token_renewals');
 /** Virtual seconds between two changes one poller saw: its min is the shortest window observed. */
 const changeInterval = new Trend('flag_cache_change_interval_s');
-/** Windows put to the test (a poller saw a second renewal): none makes the run inconclusive. */
+/**
+ * Windows put to the test: a poller saw a second renewal, both sharply placed (or a violation, proved
+ * however blurred). None makes the run inconclusive.
+ */
 const windowsTested = new Counter('flag_cache_conclusive');
+/** Pairs of changes placed too widely to be evidence (k6 short of CPU: late polls, slow answers). */
+const blurredPairs = new Counter('flag_cache_blurred_pairs');
+/** How widely each change is placed (s of the cache's clock): poll before it sent to its answer. */
+const changeSpread = new Trend('flag_cache_change_spread_s');
+/** How late each poll left (ms after its slot): k6's own iteration delays. */
+const pollLate = new Trend('flag_cache_poll_late_ms', true);
+/** Each poll's span on the cache's clock (ms): from before it was sent to after its answer. */
+const pollSpan = new Trend('flag_cache_poll_span_ms', true);
 
-const VIRTUAL_SECONDS = virtualSeconds(plan) + 5;
+// Room past the plan for a run that overran (a starved k6): changes later than this count in its last second.
+const VIRTUAL_SECONDS = virtualSeconds(plan) + 30;
 
 function changeTimeThresholds(): Record<string, string[]> {
   // One always-true threshold per virtual second surfaces each second's change count in the
@@ -85,7 +100,7 @@ export const options: Options = {
   scenarios,
   thresholds: {
     ...BOUNDED_THRESHOLDS,
-    ...unreadThresholds(['token', 'flags', 'renewal']),
+    ...unreadThresholds(['token', 'flags', 'renewal', 'clock']),
     flag_cache_violations: ['count==0'],
     flag_cache_rate_limited: ['count==0'],
     // So that k6 itself never exits 0 for a run that proved nothing (the npm script exits 3).
@@ -110,17 +125,32 @@ let lastChangeAt: number | undefined;
 let lastSlotMs = -1;
 const END_MS = plan.durationSeconds * 1000;
 
-export function setup(): void {
+interface SetupData {
+  /** The reference server's clock when the run started (ms since the epoch), when it has one to read. */
+  clockOriginMs?: number;
+}
+
+export function setup(): SetupData {
   // One token first: a refused or unreadable token answer stops the run in one line before any
   // poller starts (each poller then asks for its own).
-  inSetup(() => issueToken(config));
+  return inSetup(() => {
+    issueToken(config);
+    return config.controlUrl ? { clockOriginMs: serverClockMs(config) } : {};
+  });
 }
 
-export function poll(): void {
-  inIteration(pollOnce);
+export function poll(data: SetupData): void {
+  inIteration(() => pollOnce(data));
 }
 
-function pollOnce(): void {
+/** Now on the clock the cache runs on, in ms since the run started. */
+function cacheClockMs(data: SetupData): number {
+  return data.clockOriginMs !== undefined
+    ? serverClockMs(config) - data.clockOriginMs
+    : exec.instance.currentTestRunDuration;
+}
+
+function pollOnce(data: SetupData): void {
   session.token();
   const slot = nextPollMs(
     plan,
@@ -128,13 +158,14 @@ function pollOnce(): void {
     Math.max(exec.instance.currentTestRunDuration, lastSlotMs + 1),
   );
   if (slot >= END_MS) {
-    // No poll after the run's end, where the clock model no longer holds; wait to be stopped.
+    // No poll after the run's end (the ticks stop there); wait to be stopped.
     sleepUntil(END_MS + 1000);
     return;
   }
   lastSlotMs = slot;
   sleepUntil(slot);
-  const at = virtualMs(plan, exec.instance.currentTestRunDuration);
+  pollLate.add(Math.max(0, exec.instance.currentTestRunDuration - slot));
+  const sentAtMs = cacheClockMs(data);
   // The flag data is what is compared: a poll is read in the same ask when this poller's last
   // flags answer declared at most 1 MiB with no content coding (its first poll only shows the size:
   // polls are never doubled, their count and timing are what the probe measures). An error answer
@@ -151,23 +182,29 @@ function pollOnce(): void {
         r.status >= 200 && r.status < 300 ? 'flags' : mayBeSessionExpired(r.status) ? 'renewal' : undefined,
     ),
   );
+  const atMs = cacheClockMs(data);
+  pollSpan.add(atMs - sentAtMs);
   if (renewed) renewals.add(1);
-  record(response, at);
+  record(response, sentAtMs, atMs);
 }
 
-function record(read: ReadAnswer, atMs: number): void {
+function record(read: ReadAnswer, sentAtMs: number, atMs: number): void {
   const res = read.response;
   polls.add(1);
   // A body not read (the first poll, or one too big to read) is no data: the tracker skips it.
-  const seen = tracker.observe({ atMs, status: res.status, body: read.body });
+  const seen = tracker.observe({ sentAtMs, atMs, status: res.status, body: read.body });
   if (seen.rateLimited) rateLimited.add(1);
   else if (res.status < 200 || res.status >= 300) errors.add(1, { status: String(res.status) });
   check(res, { 'feature flags answered 200': (r) => r.status === 200 });
   if (seen.change) {
-    changes.add(1, { sec: String(Math.floor(atMs / 1000)) });
+    changes.add(1, { sec: String(changeSecond(atMs, VIRTUAL_SECONDS)) });
+    changeSpread.add(spreadOf(seen.change) / 1000);
     if (lastChangeAt !== undefined) {
-      changeInterval.add((atMs - lastChangeAt) / 1000);
-      windowsTested.add(1);
+      // Only a pair placed sharply enough (or a violation, proved however wide) tests the window.
+      if (pairEvidence(seen) === 'tested') {
+        changeInterval.add((atMs - lastChangeAt) / 1000);
+        windowsTested.add(1);
+      } else blurredPairs.add(1);
     }
     lastChangeAt = atMs;
     check(seen, {

@@ -28,6 +28,10 @@ export const READ_PURPOSES = {
   'page-count': { judged: 'the page count (users read page 1 only)', askAgain: true },
   flags: { judged: 'the flag data of a poll (no change seen in it)', askAgain: false },
   'limit-poll': { judged: 'the error body of a 429 (its shape not judged)', askAgain: false },
+  clock: {
+    judged: "the reference server's clock (flag-cache polls not placed: the run stops)",
+    askAgain: true,
+  },
 } as const;
 export type ReadPurpose = keyof typeof READ_PURPOSES;
 

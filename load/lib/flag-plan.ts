@@ -86,15 +86,19 @@ export function ticksBefore(plan: FlagPlan, elapsedMs: number): number {
   return plan.tickSeconds > 0 ? Math.floor(elapsedMs / (plan.tickSeconds * 1000)) : 0;
 }
 
-/** The server's clock at a moment of the run: real elapsed time plus every jump the ticks made. */
+/**
+ * The server's clock at a moment of the run as planned: real elapsed time plus every jump the ticks
+ * made. A plan only (it sizes the run's per-second counters): a starved k6 moves the clock late, so
+ * the probe reads where its polls fell from the server's clock instead.
+ */
 export function virtualMs(plan: FlagPlan, elapsedMs: number): number {
   return elapsedMs + ticksBefore(plan, elapsedMs) * plan.lapseSeconds * 1000;
 }
 
 /**
  * When a poller's next poll is due (ms of the run). With a moving clock every poll sits half a tick
- * after a tick, as far as possible from the jumps, so virtualMs is exact; otherwise pollers are
- * spread evenly over the interval.
+ * after a tick, as far as possible from the jumps (a poll spanning one is placed widely); otherwise
+ * pollers are spread evenly over the interval.
  */
 export function nextPollMs(plan: FlagPlan, vuIndex: number, afterMs: number): number {
   const period = plan.pollSeconds * 1000;
@@ -102,6 +106,11 @@ export function nextPollMs(plan: FlagPlan, vuIndex: number, afterMs: number): nu
     plan.lapseSeconds > 0 ? (plan.tickSeconds * 1000) / 2 : (period * (vuIndex % plan.vus)) / plan.vus;
   const slots = Math.max(0, Math.ceil((afterMs - offset) / period));
   return offset + slots * period;
+}
+
+/** The per-second counter a change seen at atMs (ms since the run started) is counted in. */
+export function changeSecond(atMs: number, seconds: number): number {
+  return Math.min(Math.max(0, Math.floor(atMs / 1000)), seconds - 1);
 }
 
 /** Virtual seconds the run covers (for the per-second change counters). */

@@ -95,7 +95,15 @@ export function rateLimitFindings(result: ProbeResult, plan: RatePlan): RateLimi
           ? limit.shape
           : 'no limiter met',
     },
-    { label: 'burst', value: fmt(limit.burst, ' requests') },
+    {
+      label: 'burst',
+      // A probe that cannot tell has no allowance either: a starved first burst spans several windows
+      // (38 accepted of a 20-per-1-s window, its batches 2.3 s each), so its count is said for what it is.
+      value:
+        limit.cannotTell && limit.burst !== undefined
+          ? `not measured (${limit.burst} accepted before the first 429, no measure of the allowance when the timing cannot tell)`
+          : fmt(limit.burst, ' requests'),
+    },
     { label: 'sustained rate', value: fmt(limit.ratePerSecond, ' req/s') },
     ...(limit.shape === 'window'
       ? [

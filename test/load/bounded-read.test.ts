@@ -98,7 +98,7 @@ describe('afterAsk', () => {
   });
 
   it('asks again, kept, only for what a script cannot go on without, and only after a readable answer', () => {
-    for (const purpose of ['token', 'renewal', 'page-count'] as const) {
+    for (const purpose of ['token', 'renewal', 'page-count', 'clock'] as const) {
       expect(READ_PURPOSES[purpose].askAgain).toBe(true);
       expect(afterAsk(false, undefined, purpose), purpose).toEqual({ step: 'ask-again' });
     }

@@ -1,5 +1,6 @@
 // The flag-cache rule as the probe checks it: data renewed at most once per 60 s. Polls are
 // synthetic (a server that renews every 60 s, or on every call, or too early once).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   analyseFlagPolls,
@@ -11,8 +12,8 @@ import {
   judgeWindow,
   type WatchTick,
 } from '../../common/flag-window.ts';
-import { changeTimes, flagCacheFindings } from '../../load/lib/flag-cache-findings.ts';
-import { readFlagPlan } from '../../load/lib/flag-plan.ts';
+import { changeTimes, flagCacheFindings, pairEvidence } from '../../load/lib/flag-cache-findings.ts';
+import { nextPollMs, readFlagPlan, virtualMs } from '../../load/lib/flag-plan.ts';
 
 /** Flag data that differs for every renewal number. */
 const body = (renewal: number) =>
@@ -304,5 +305,219 @@ describe('judgeRenewal', () => {
       outcome: 'inconclusive',
       detail: 'the flag data never changed and no flag-guarded route changed state',
     });
+  });
+});
+
+/**
+ * The probe as the k6 script runs it, simulated: pollers at half a tick after each tick, the server's
+ * clock moved `lapse` s at every tick, its cache renewed lazily (at the first read once `cacheSeconds`
+ * passed, or at every read). A starved k6 sends its polls late, reads its answers late and moves the
+ * clock late; each poll is placed by the server's clock read before and after it, as the script does.
+ * Returns the verdict the findings give (passed, failed, inconclusive) and the reason.
+ */
+interface Starvation {
+  /** How late each poll leaves (ms), by poll number, cycled. */
+  pollLateMs: number[];
+  /** Send to answer of each poll (ms), cycled. */
+  tripMs: number[];
+  /** How late each tick moves the clock (ms), cycled. */
+  tickLateMs: number[];
+}
+
+function simulateProbe(
+  cacheSeconds: number | 'never',
+  starvation: Starvation,
+  options: {
+    pollers?: number;
+    durationSeconds?: number;
+    lapseSeconds?: number;
+    /** How polls are placed: by the server's clock read around them (the script), or by the tick model (before). */
+    placeBy?: 'clock' | 'model';
+    /** More of the plan's variables (FLAG_POLL_INTERVAL, FLAG_VUS...). */
+    env?: Record<string, string>;
+  } = {},
+) {
+  const plan = readFlagPlan(
+    {
+      FLAG_DURATION: `${options.durationSeconds ?? 12}s`,
+      FLAG_TIME_LAPSE: String(options.lapseSeconds ?? 12),
+      ...options.env,
+    },
+    true,
+    'smoke',
+  );
+  const endMs = plan.durationSeconds * 1000;
+  const at = <T>(list: T[], i: number): T => list[i % list.length] as T;
+  const tickAt = (k: number) => k * plan.tickSeconds * 1000 + at(starvation.tickLateMs, k);
+  const lastTick = Math.ceil(endMs / (plan.tickSeconds * 1000)) - 1;
+  /** The server's clock at a real moment: every tick already done has moved it. */
+  const serverMs = (t: number) => {
+    let moved = 0;
+    for (let k = 1; k <= lastTick; k++) if (tickAt(k) <= t) moved += plan.lapseSeconds * 1000;
+    return t + moved;
+  };
+  // Every poll of every poller, in the order the server serves them.
+  const pollers = options.pollers ?? plan.vus;
+  const polls: { poller: number; sentMs: number; servedMs: number; answeredMs: number }[] = [];
+  for (let p = 0; p < pollers; p++) {
+    let free = 0;
+    for (let i = 0; ; i++) {
+      const slot = nextPollMs(plan, p, Math.max(free, i === 0 ? 0 : 1));
+      if (slot >= endMs) break;
+      const sentMs = Math.max(slot, free) + at(starvation.pollLateMs, p * 31 + i);
+      const trip = at(starvation.tripMs, p * 17 + i);
+      polls.push({ poller: p, sentMs, servedMs: sentMs + trip / 2, answeredMs: sentMs + trip });
+      free = sentMs + trip + 1;
+    }
+  }
+  polls.sort((a, b) => a.servedMs - b.servedMs);
+  let takenAt: number | undefined;
+  let version = 0;
+  const seen = polls.map((poll) => {
+    const now = serverMs(poll.servedMs);
+    if (cacheSeconds === 'never' || takenAt === undefined || now - takenAt >= cacheSeconds * 1000) {
+      takenAt = now;
+      version += 1;
+    }
+    return { ...poll, version };
+  });
+  // Each poller's tracker, and the counters the script keeps.
+  const trackers = Array.from(
+    { length: pollers },
+    () => new FlagWindowTracker({ windowMs: plan.windowSeconds * 1000, toleranceMs: plan.toleranceMs }),
+  );
+  const first = new Set<number>();
+  const intervals: number[] = [];
+  const spreads: number[] = [];
+  const lastChange = new Map<number, number>();
+  let violations = 0;
+  let blurred = 0;
+  for (const poll of [...seen].sort((a, b) => a.answeredMs - b.answeredMs)) {
+    // A poller's first answer only shows its size (not read), as in the script.
+    const read = first.has(poll.poller);
+    first.add(poll.poller);
+    const model = options.placeBy === 'model';
+    const atMs = model ? virtualMs(plan, poll.sentMs) : serverMs(poll.answeredMs);
+    const observed = (trackers[poll.poller] as FlagWindowTracker).observe({
+      ...(model ? {} : { sentAtMs: serverMs(poll.sentMs) }),
+      atMs,
+      status: 200,
+      body: read ? body(poll.version) : null,
+    });
+    if (observed.change) spreads.push((observed.change.atMs - observed.change.afterMs) / 1000);
+    const evidence = pairEvidence(observed);
+    if (evidence === 'tested') intervals.push((atMs - (lastChange.get(poll.poller) ?? 0)) / 1000);
+    if (evidence === 'blurred') blurred += 1;
+    if (observed.change) lastChange.set(poll.poller, atMs);
+    if (observed.violation) violations += 1;
+  }
+  const trend = (values: number[]) =>
+    values.length ? { min: Math.min(...values), max: Math.max(...values), count: values.length } : undefined;
+  const spreadTrend = trend(spreads);
+  const intervalTrend = trend(intervals);
+  const findings = flagCacheFindings(
+    {
+      flag_cache_violations: { type: 'counter', values: { count: violations } },
+      flag_cache_rate_limited: { type: 'counter', values: { count: 0 } },
+      flag_cache_blurred_pairs: { type: 'counter', values: { count: blurred } },
+      flag_cache_poll_late_ms: { type: 'trend', values: { max: Math.max(...starvation.pollLateMs) } },
+      flag_cache_poll_span_ms: { type: 'trend', values: { max: Math.max(...starvation.tripMs) } },
+      ...(spreadTrend ? { flag_cache_change_spread_s: { type: 'trend' as const, values: spreadTrend } } : {}),
+      ...(intervalTrend
+        ? { flag_cache_change_interval_s: { type: 'trend' as const, values: intervalTrend } }
+        : {}),
+    },
+    plan,
+  );
+  const ok = findings.verdicts[0]?.ok;
+  return {
+    verdict: ok === true ? 'passed' : ok === false ? 'failed' : 'inconclusive',
+    reason: findings.inconclusive,
+    violations,
+    blurred,
+  };
+}
+
+describe('the flag-cache probe on a starved machine (simulated k6 timings)', () => {
+  const calm: Starvation = { pollLateMs: [2], tripMs: [5], tickLateMs: [3] };
+
+  it('passes a 60 s cache and fails an uncached one when k6 keeps time', () => {
+    expect(simulateProbe(60, calm).verdict).toBe('passed');
+    expect(simulateProbe('never', calm).verdict).toBe('failed');
+    expect(simulateProbe(30, calm).verdict).toBe('failed');
+  });
+
+  it('a clock moved late (the tick 700 ms behind the polls): still passed, never a violation of a 60 s cache', () => {
+    // Placing polls by the tick model would put the poll after the late tick 12 s early on the
+    // server's clock; the clock read around it places it where it fell.
+    const late: Starvation = { pollLateMs: [0], tripMs: [5], tickLateMs: [700] };
+    expect(simulateProbe(60, late)).toMatchObject({ verdict: 'passed', violations: 0 });
+  });
+
+  it('in real time, slow answers (k6 reading them late) never fail a 60 s cache: the answer bounds the renewal', () => {
+    const realTime = {
+      lapseSeconds: 0,
+      durationSeconds: 150,
+      env: { FLAG_POLL_INTERVAL: '5s', FLAG_VUS: '5', FLAG_TICK: '20s' },
+    };
+    for (const trip of [100, 1500, 3000, 4500]) {
+      const slow: Starvation = { pollLateMs: [0, 300, 1200], tripMs: [trip, 50], tickLateMs: [0] };
+      expect(simulateProbe(60, slow, realTime).verdict).not.toBe('failed');
+      expect(simulateProbe('never', slow, realTime).verdict).toBe('failed');
+    }
+  });
+
+  it('a tick model misplaces polls when k6 moves the clock late: it failed a working cache, the clock read does not', () => {
+    // Found by sampling starved timings: placing polls where the ticks should have put the clock
+    // (what the probe did before) proved a violation of a 60 s cache; read, the run cannot tell.
+    const starved: Starvation = {
+      pollLateMs: [2155, 362, 1, 950],
+      tripMs: [11],
+      tickLateMs: [310, 1029, 1093, 14, 1370, 1486, 628, 525, 808, 1115, 428],
+    };
+    expect(simulateProbe(60, starved, { placeBy: 'model' }).verdict).toBe('failed');
+    expect(simulateProbe(60, starved)).toMatchObject({ verdict: 'inconclusive', violations: 0 });
+  });
+
+  it('polls that leave a whole tick late (and so span a move of the clock) make the run inconclusive, with the reason', () => {
+    const starved: Starvation = { pollLateMs: [900, 1100, 40, 1500], tripMs: [600, 50], tickLateMs: [300] };
+    const result = simulateProbe(60, starved);
+    expect(result.verdict).toBe('inconclusive');
+    expect(result.blurred).toBeGreaterThan(0);
+    expect(result.reason).toMatch(
+      /^the probe's timing was too noisy to tell: \d+ pair\(s\) of changes were seen, none placed to within 50 % of the 60 s window together \(polls up to 1500 ms late, each spanning up to 600 ms/,
+    );
+  });
+
+  it('a broken cache is still failed however starved k6 is (a violation is proved by the widest placing)', () => {
+    const starved: Starvation = { pollLateMs: [900, 1100, 40, 1500], tripMs: [600, 50], tickLateMs: [300] };
+    expect(simulateProbe('never', starved).verdict).toBe('failed');
+  });
+
+  const starvation = fc.record({
+    pollLateMs: fc.array(fc.integer({ min: 0, max: 2500 }), { minLength: 1, maxLength: 12 }),
+    tripMs: fc.array(fc.integer({ min: 1, max: 1500 }), { minLength: 1, maxLength: 12 }),
+    tickLateMs: fc.array(fc.integer({ min: 0, max: 1500 }), { minLength: 1, maxLength: 12 }),
+  });
+
+  it('whatever the starvation: a 60 s cache is never failed, an uncached or 30 s one never passed', () => {
+    fc.assert(
+      fc.property(starvation, fc.integer({ min: 1, max: 3 }), (timing, pollers) => {
+        const right = simulateProbe(60, timing, { pollers });
+        expect(right.verdict, JSON.stringify(right)).not.toBe('failed');
+        if (right.verdict === 'inconclusive') expect(right.reason).toBeTruthy();
+        expect(simulateProbe('never', timing, { pollers }).verdict).not.toBe('passed');
+        expect(simulateProbe(30, timing, { pollers }).verdict).not.toBe('passed');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the property above meets all three outcomes of a 60 s cache (it is not vacuous)', () => {
+    const outcomes = new Set(
+      fc.sample(starvation, { numRuns: 200, seed: 29 }).map((timing) => simulateProbe(60, timing).verdict),
+    );
+    outcomes.add(simulateProbe(60, calm).verdict);
+    expect([...outcomes].sort()).toEqual(['inconclusive', 'passed']);
   });
 });

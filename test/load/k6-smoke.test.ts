@@ -4,6 +4,8 @@
 // windows pass in a few real seconds), and the release smoke through the npm script. The limiter
 // shapes are measured in k6-rate-limit.test.ts, renewals and interrupts in k6-release.test.ts.
 // Skipped only on a machine with neither k6 nor Go; with Go but no k6 it fails, saying what to run.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { delimiter, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetConfig } from '../../src/config/index.ts';
@@ -23,6 +25,24 @@ import {
 } from './k6-run.ts';
 
 afterAll(removeReportDirs);
+
+/**
+ * A flag-cache run that could not tell (k6 short of CPU: its timing too noisy, or too few renewals
+ * seen): inconclusive with that reason and k6's exit 99, no violation counted. True when so.
+ */
+function tooNoisy(
+  run: { code: number | null; output: string },
+  json: ReturnType<typeof reports>['json'],
+): boolean {
+  if (json.verdict !== 'inconclusive') return false;
+  process.stdout.write(`k6 flag-cache: inconclusive (${json.verdictReason})\n`);
+  expect(json.verdictReason, run.output).toMatch(
+    /^(the probe's timing was too noisy to tell: |no poller saw two renewals )/,
+  );
+  expect(run.code, run.output).toBe(99);
+  expect(json.metrics.flag_cache_violations?.values.count ?? 0).toBe(0);
+  return true;
+}
 
 describe.skipIf(noK6)(
   'the k6 scripts, run by k6 (skipped only where neither k6 nor Go is installed)',
@@ -64,14 +84,16 @@ describe.skipIf(noK6)(
     });
 
     describe.concurrent('smoke runs against the reference server', () => {
-      it('flag-cache passes the clean server, having seen renewals 60 s apart', async () => {
+      it('flag-cache passes the clean server, having seen renewals 60 s apart (or says its timing was too noisy)', async () => {
         const run = await runK6(
           'flag-cache',
           { control: true },
-          { LOAD_PROFILE: 'smoke', FLAG_DURATION: '8s', FLAG_TIME_LAPSE: '20' },
+          { LOAD_PROFILE: 'smoke', FLAG_DURATION: '11s', FLAG_TIME_LAPSE: '12' },
         );
-        expect(run.code, run.output).toBe(0);
         const { json } = reports(run, 'flag-cache');
+        // Nothing is retried: a starved k6 places its changes widely and says so; it never fails.
+        if (tooNoisy(run, json)) return;
+        expect(run.code, run.output).toBe(0);
         // Decided, not merely "no violation": at least one poller saw two renewals.
         expect(verdict(json, 'flag data does not change')).toMatchObject({
           ok: true,
@@ -85,7 +107,7 @@ describe.skipIf(noK6)(
         const run = await runK6(
           'flag-cache',
           { control: true, faults: ['flags-not-cached'] },
-          { LOAD_PROFILE: 'smoke', FLAG_DURATION: '8s', FLAG_TIME_LAPSE: '20' },
+          { LOAD_PROFILE: 'smoke', FLAG_DURATION: '8s', FLAG_TIME_LAPSE: '12' },
         );
         expect(run.code, run.output).toBe(99);
         const { json, junit } = reports(run, 'flag-cache');
@@ -145,6 +167,39 @@ describe.skipIf(noK6)(
           ).toBeGreaterThan(0);
         }
         expect(json.checks.every((c) => c.fails === 0 && c.passes > 0)).toBe(true);
+      });
+    });
+
+    // After the runs above (not beside them: the loops would starve them too). Nothing is retried.
+    describe('beside a busy loop on every core (k6 starved)', () => {
+      let hogs: ChildProcess[] = [];
+      beforeAll(() => {
+        hogs = Array.from({ length: availableParallelism() }, () =>
+          spawn('sh', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' }),
+        );
+      });
+      afterAll(() => {
+        for (const hog of hogs) hog.kill('SIGKILL');
+      });
+
+      it('flag-cache: the clean server passed or inconclusive, the uncached one failed; never the other way', async () => {
+        const [clean, uncached] = await Promise.all([
+          runK6('flag-cache', { control: true }, { LOAD_PROFILE: 'smoke', FLAG_DURATION: '11s' }),
+          runK6(
+            'flag-cache',
+            { control: true, faults: ['flags-not-cached'] },
+            { LOAD_PROFILE: 'smoke', FLAG_DURATION: '8s' },
+          ),
+        ]);
+        const cleanJson = reports(clean, 'flag-cache').json;
+        process.stdout.write(
+          `k6 flag-cache beside busy loops: clean ${cleanJson.verdict} (${cleanJson.verdictReason ?? 'decided'})\n`,
+        );
+        expect(cleanJson.verdict, clean.output).not.toBe('failed');
+        if (!tooNoisy(clean, cleanJson)) expect(clean.code, clean.output).toBe(0);
+        const uncachedJson = reports(uncached, 'flag-cache').json;
+        expect(uncachedJson.verdict, uncached.output).not.toBe('passed');
+        expect(uncached.code, uncached.output).toBe(99);
       });
     });
   },

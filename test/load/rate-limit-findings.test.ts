@@ -159,6 +159,7 @@ describe('rateLimitFindings', () => {
   it('a probe that could not tell the shape: inconclusive with its reason, the declared window not judged', () => {
     const blurred = limit({
       shape: 'unknown',
+      burst: 38,
       windowSeconds: 1.21,
       limitPerWindow: 20,
       declared: { quota: 20, windowSeconds: 1, sources: ['RateLimit-Policy'] },
@@ -168,6 +169,9 @@ describe('rateLimitFindings', () => {
     expect(findings.failed).toBe(false);
     expect(findings.inconclusive).toMatch(/^cannot tell the limiter's shape: the window 1.21 s/);
     expect(verdict(findings, 'what the headers declare')?.ok).toBeNull();
+    expect(findings.figures.find((f) => f.label === 'burst')?.value).toBe(
+      'not measured (38 accepted before the first 429, no measure of the allowance when the timing cannot tell)',
+    );
   });
 
   it('never met, nothing declared or expected: inconclusive, not passed', () => {

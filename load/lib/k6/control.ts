@@ -4,8 +4,9 @@
 
 import { pathSegment } from '../../../common/origin.ts';
 import { trimTrailingSlashes } from '../../../common/trailing-slashes.ts';
+import { ReadGate } from '../bounded-read.ts';
 import type { LoadConfig } from '../config.ts';
-import { send } from './http.ts';
+import { readBounded, send } from './http.ts';
 
 function route(config: LoadConfig, path: string): string {
   if (!config.controlUrl) throw new Error('control API: REFERENCE_CONTROL_URL is not set');
@@ -44,4 +45,26 @@ export function setFeature(config: LoadConfig, name: string, enabled: boolean): 
     true,
   );
   expectOk(`features/${name}`, res.status);
+}
+
+/** Per virtual user: whether its last control answer declared a readable size (read like any body). */
+const clockGate = new ReadGate();
+
+/**
+ * The reference server's own (virtual) clock, in ms since the epoch. The flag-cache probe brackets
+ * each poll with two readings, so where a poll fell on the clock the cache runs on is measured, not
+ * modelled from the ticks (a starved k6 sends its polls and its clock moves late).
+ */
+export function serverClockMs(config: LoadConfig): number {
+  const read = readBounded(config, 'GET', route(config, ''), null, options, clockGate, () => 'clock', true);
+  expectOk('GET /', read.status);
+  let now: unknown;
+  try {
+    now = (JSON.parse(read.body ?? '') as { now?: unknown }).now;
+  } catch {
+    now = undefined;
+  }
+  const ms = typeof now === 'string' ? Date.parse(now) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new Error('control API: GET / did not say the server clock (now)');
+  return ms;
 }

@@ -143,7 +143,8 @@ export interface ReadAnswer {
  * the request is asked with the body discarded, and asked again with it kept only when that answer
  * declared a readable size and the purpose allows a second ask (load/lib/bounded-read.ts).
  * purposeOf: what this answer's body is needed for, or undefined when it is not (a success of a
- * user's call, a redirect). A fresh gate makes every read ask first.
+ * user's call, a redirect). A fresh gate makes every read ask first. control: a call of the reference
+ * server's control API (its own origin).
  */
 export function readBounded(
   config: LoadConfig,
@@ -153,9 +154,10 @@ export function readBounded(
   options: SendOptions,
   gate: ReadGate,
   purposeOf: (res: Response) => ReadPurpose | undefined,
+  control = false,
 ): ReadAnswer {
   const kept = gate.open();
-  const first = send(config, method, url, body, { ...options, keepBody: kept });
+  const first = send(config, method, url, body, { ...options, keepBody: kept }, control);
   const purpose = purposeOf(first);
   if (kept) {
     learnKept(gate, first, options.tags.endpoint);
@@ -163,7 +165,7 @@ export function readBounded(
   }
   const step = afterAsk(kept, gate.learn(first.status, first.headers), purpose);
   if (step.step === 'ask-again') {
-    const again = send(config, method, url, body, { ...options, keepBody: true });
+    const again = send(config, method, url, body, { ...options, keepBody: true }, control);
     learnKept(gate, again, options.tags.endpoint);
     return { status: again.status, response: again, body: bodyText(again) };
   }
