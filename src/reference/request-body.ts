@@ -115,3 +115,10 @@ export async function readJsonBody(
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Whether a body's fields hold a string with a lone surrogate (fault lone-surrogate-500). */
+export function holdsLoneSurrogate(body: unknown): boolean {
+  return (
+    isObject(body) && Object.values(body).some((v) => typeof v === 'string' && /[\uD800-\uDFFF]/u.test(v))
+  );
+}

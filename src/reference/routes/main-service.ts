@@ -12,7 +12,7 @@ import {
   requireFeature,
 } from '../guards.ts';
 import type { Reply } from '../reply.ts';
-import { isObject, readJsonBody } from '../request-body.ts';
+import { holdsLoneSurrogate, isObject, readJsonBody } from '../request-body.ts';
 import { sameSecret } from '../secrets.ts';
 import { customersPage } from './customers.ts';
 
@@ -47,6 +47,7 @@ export const createToken: Handler = async (ctx) => {
       anyMediaType: state.options.choices['request-media-type'] === 'any',
     });
     if (faults.has('token-null-body-500') && body === null) throw simulatedCrash();
+    if (faults.has('lone-surrogate-500') && holdsLoneSurrogate(body)) throw simulatedCrash();
     if (!isObject(body)) {
       throw new ApiError(
         400,
