@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeInvariants } from '../../src/checks/invariants.ts';
 import { jsonBytesProblem, jsonKeysProblem } from '../../src/checks/json-bytes.ts';
 import { changedDuplicates, parseExactJson } from '../../src/client/exact-json.ts';
-import { createRecorder, type RecordedExchange } from '../../src/client/index.ts';
+import { createApiClient, createRecorder, type RecordedExchange } from '../../src/client/index.ts';
 import { firstNotUtf8, send } from '../../src/client/transport.ts';
+import { loadSettings, resolveTarget } from '../../src/config/index.ts';
+import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 
 const answer = (body: string, extra: Partial<RecordedExchange> = {}): RecordedExchange => ({
   method: 'GET',
@@ -158,5 +160,38 @@ describe('end to end: the transport keeps what the text hides, the invariants ju
     const keys = verdicts.find((v) => v.id === 'INV-JSON-KEYS');
     expect(keys?.level).toBe('ADVICE');
     expect(keys?.reason).toMatch(/^key "s" appears twice with different values: 500, then 422: GET \/twice/);
+  });
+});
+
+describe('the reference server faults of JSON bytes', () => {
+  const servers: RunningReferenceServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  it.each([
+    ['pet-error-bom', 'INV-JSON-BYTES', /byte order mark \(EF BB BF\): GET \/petstore\/v1\/pets\/abc -> 400/],
+    ['error-latin1', 'INV-JSON-BYTES', /not UTF-8 .*GET \/petstore\/v1\/pets\/Zo%C3%A9 -> 400/],
+    ['error-duplicate-status-code', 'INV-JSON-KEYS', /key "status_code" .*500, then 401/],
+  ])('%s fails %s, and only it: without it the fault passes', async (fault, id, reason) => {
+    const loaded = loadSettings({ CONFORMANCE_TARGET: 'local' }, { envFile: false });
+    if (!loaded.ok) throw new Error('local settings');
+    const server = await startReferenceServer({ faults: [fault] });
+    servers.push(server);
+    const config = resolveTarget(loaded.settings, server);
+    const recorder = createRecorder([]);
+    const client = createApiClient(config, { recorder });
+    await client.request({ service: 'petstore', method: 'GET', path: 'pets/abc', auth: 'none' });
+    await client.request({ service: 'petstore', method: 'GET', path: 'pets/Zo%C3%A9', auth: 'none' });
+    await client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'none' });
+    await client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'apiKey' });
+    const verdicts = judgeInvariants(
+      recorder.exchanges().map((exchange) => ({ checkId: 'CHK-1', exchange })),
+      config,
+    );
+    const caught = verdicts.find((v) => v.id === id);
+    expect(caught?.status).toBe('failed');
+    expect(caught?.reason).toMatch(reason);
+    expect(verdicts.filter((v) => v.status === 'failed' && v.id !== id).map((v) => v.id)).toEqual([]);
   });
 });
