@@ -8,7 +8,7 @@ import { type Dispatcher, request } from 'undici';
 import { allowedOrigin } from '../../common/origin.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { parseExactJson } from './exact-json.ts';
-import type { OutgoingRequest } from './outgoing.ts';
+import { bodyBytes, type OutgoingRequest } from './outgoing.ts';
 import type { ApiResponse } from './types.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -125,7 +125,7 @@ export async function send(out: OutgoingRequest, options: TransportOptions): Pro
     const res = await request(out.url, {
       method: out.method as Dispatcher.HttpMethod,
       headers: out.headers,
-      body: out.body,
+      body: out.body === undefined ? undefined : bodyBytes(out.body),
       dispatcher: options.dispatcher,
       // Only a backstop: undici's own timers would fire in the same late turn as ours.
       headersTimeout: 2 * options.timeoutMs,

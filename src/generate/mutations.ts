@@ -8,6 +8,7 @@
 //   as 1e2, 007, 1.0 or -0, very long, non-ASCII and empty strings, a repeated query parameter. The
 //   spec says nothing of any of them: they may be accepted or refused, but never answered with a
 //   5xx (GNR-01), and a 2xx must still match the answer schema.
+import { escapedBytes } from '../client/outgoing.ts';
 import { isObject } from '../contract/documents.ts';
 import type { GeneratedRequest } from './request.ts';
 import type { RequestSchemas, Schema } from './schema.ts';
@@ -49,6 +50,8 @@ export const EDGE_VALUES = {
   escapedCharacters: '%22%27%5C%25%09%00%7F%C3%A9%FF%C3%28',
   // A JSON string with lone surrogates (\ud800 escapes): JSON, but no Unicode text (RFC 8259 §8.2).
   loneSurrogates: 'Rex \ud800 and \udc00',
+  // Bytes that are no UTF-8 in a body: FF never starts a sequence, C3 needs a continuation.
+  notUtf8: [0xff, 0xc3, 0x28],
 } as const;
 
 function withQuery(
@@ -374,6 +377,28 @@ function bodyMutations(body: NonNullable<RequestSchemas['body']>): Mutation[] {
       ([, sub]) => isObject(sub) && typeOf(sub) === 'string' && !Array.isArray(sub.enum),
     )?.[0];
     if (text !== undefined) {
+      // The same field holding bytes that are no UTF-8 (FF, then C3 without its continuation): a
+      // body that is no JSON text (RFC 8259 §8.1), sent as bytes; any answer but a 5xx.
+      out.push({
+        id: 'body:not-utf8',
+        description: `the body's bytes are no UTF-8 (${text} holds the bytes FF C3 28)`,
+        kind: 'edge',
+        apply: (req) => {
+          const mark = '\u0000not-utf8\u0000';
+          const json = JSON.stringify({ ...bodyObject(req), [text]: `Rex ${mark}` });
+          return {
+            ...req,
+            body: {
+              kind: 'raw',
+              text: json.replace(
+                JSON.stringify(mark).slice(1, -1),
+                escapedBytes(Uint8Array.from(EDGE_VALUES.notUtf8)),
+              ),
+              contentType: 'application/json',
+            },
+          };
+        },
+      });
       out.push({
         id: 'body:lone-surrogates',
         description: `${text} holds lone surrogates (${JSON.stringify(EDGE_VALUES.loneSurrogates)})`,

@@ -598,6 +598,11 @@ const TABLE = [
     'a JSON body string holding a lone surrogate (\\ud800) crashes into a 500 (the token route and POST /pets)',
   ),
   fault(
+    'body-not-utf8-500',
+    'GNR-01',
+    'a JSON body whose bytes are no UTF-8 (FF, C3 28 in a string) crashes into a 500 (the token route and POST /pets)',
+  ),
+  fault(
     'pet-error-bom',
     'GEN-02',
     'errors of the demo pet operations start with a UTF-8 byte order mark (EF BB BF), still declared application/json',

@@ -5,6 +5,9 @@
 // only it.
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeInvariants } from '../../src/checks/invariants.ts';
+import { buildOutgoing, createRecorder, curlOf, type RecordedExchange } from '../../src/client/index.ts';
+import { compose, recording } from '../../src/client/interceptors.ts';
+import { send } from '../../src/client/transport.ts';
 import { loadSettings, resolveTarget, type TargetConfig } from '../../src/config/index.ts';
 import { findOperation } from '../../src/contract/index.ts';
 import { EDGE_VALUES, mutationsOf } from '../../src/generate/mutations.ts';
@@ -27,7 +30,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-const NEW = /:characters$|^body:lone-surrogates$/;
+const NEW = /:characters$|^body:lone-surrogates$|^body:not-utf8$/;
 const ids = (operationId: string, keep: (id: string) => boolean) =>
   Object.fromEntries(
     mutationsOf(requestSchemas(operationId))
@@ -45,10 +48,16 @@ describe('every character in every field', () => {
     expect(of('listCustomers')).toEqual(['query.page:characters']);
     expect(of('listPets')).toEqual(['query.limit:characters']);
     expect(of('showPetById')).toEqual(['path.petId:characters']);
-    expect(of('createPets')).toEqual(['body.name:characters', 'body.tag:characters', 'body:lone-surrogates']);
+    expect(of('createPets')).toEqual([
+      'body.name:characters',
+      'body.tag:characters',
+      'body:not-utf8',
+      'body:lone-surrogates',
+    ]);
     expect(of('createToken')).toEqual([
       'body.client_id:characters',
       'body.client_secret:characters',
+      'body:not-utf8',
       'body:lone-surrogates',
     ]);
     const show = findOperation('showPetById');
@@ -99,6 +108,8 @@ describe('every character in every field', () => {
     ['path-not-utf8-500', 'showPetById', /petId has quotes.*%FF%C3%28 answered 500/],
     ['lone-surrogate-500', 'createPets', /name holds lone surrogates.*answered 500/],
     ['lone-surrogate-500', 'createToken', /client_id holds lone surrogates.*answered 500/],
+    ['body-not-utf8-500', 'createPets', /bytes are no UTF-8.*answered 500/],
+    ['body-not-utf8-500', 'createToken', /bytes are no UTF-8.*answered 500/],
   ])(
     '%s is caught on %s, and passes without the characters mutations',
     async (fault, operationId, message) => {
@@ -142,5 +153,54 @@ describe('every character in every field', () => {
     expect(bytes?.status).toBe('failed');
     expect(bytes?.reason).toMatch(/the body is not UTF-8 \(byte \d+ .*GET \/petstore\/v1\/pets\/Zo/);
     expect(verdicts.filter((v) => v.status === 'failed' && v.id !== 'INV-JSON-BYTES')).toEqual([]);
+  });
+
+  it('a body that is no UTF-8 goes as its bytes, and its curl line writes them', async () => {
+    const seen: Buffer[] = [];
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push(Buffer.concat(chunks));
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = server.address();
+      const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const mutation = mutationsOf(requestSchemas('createPets')).find((m) => m.id === 'body:not-utf8');
+      const req = mutation?.apply({
+        operationId: 'createPets',
+        auth: 'none',
+        pathParams: {},
+        query: {},
+        body: { kind: 'json', value: { id: 7, name: 'x' } },
+      });
+      const api = toApiRequest(findOperation('createPets'), req as NonNullable<typeof req>);
+      const recorder = createRecorder([]);
+      const out = buildOutgoing(api, {
+        apiBaseUrl: `${origin}/api/`,
+        petstoreBaseUrl: `${origin}/petstore/v1`,
+        credentials: { apiKeyId: 'k', apiKeySecret: 's' },
+      });
+      await compose(
+        (o) => send(o, { timeoutMs: 10_000, maxBodyBytes: 1 << 20, allowedOrigins: [origin] }),
+        recording(recorder),
+      )(out, {
+        retryOn429: false,
+        renew: false,
+        generated: true,
+      });
+      expect(seen[0]?.toString('latin1')).toBe('{"id":7,"name":"Rex \xff\xc3("}');
+      const [exchange] = recorder.exchanges();
+      expect(curlOf(exchange as RecordedExchange)).toMatch(
+        /^printf '\{"id":7,"name":"Rex \\377\\303\("\}' \| curl /,
+      );
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -417,6 +417,18 @@ const PROBES: Record<string, Probe> = {
         body: '{"id": 5031, "name": "Rex \\ud800"}',
       })
     ).status < 500,
+  'body-not-utf8-500': async (s) =>
+    (
+      await s.call(PETS, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat([
+          Buffer.from('{"id": 5032, "name": "Rex '),
+          Buffer.of(0xff, 0xc3, 0x28),
+          Buffer.from('"}'),
+        ]),
+      })
+    ).status < 500,
   // The text as undici decodes it: a byte order mark stays U+FEFF, a byte that is no UTF-8 is U+FFFD.
   'pet-error-bom': async (s) => (await bytesOf(s, `${PETS}/abc`))[0] === 0x7b,
   'error-latin1': async (s) => {

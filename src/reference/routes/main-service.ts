@@ -45,6 +45,7 @@ export const createToken: Handler = async (ctx) => {
     const body = await readJsonBody(ctx.req, {
       crashOnMalformed: faults.has('malformed-json-500'),
       anyMediaType: state.options.choices['request-media-type'] === 'any',
+      crashOnNotUtf8: faults.has('body-not-utf8-500'),
     });
     if (faults.has('token-null-body-500') && body === null) throw simulatedCrash();
     if (faults.has('lone-surrogate-500') && holdsLoneSurrogate(body)) throw simulatedCrash();

@@ -168,6 +168,7 @@ export const createPet: Handler = async (ctx) => {
     crashOnMalformed: faults.has('malformed-json-500'),
     anyMediaType: choices['request-media-type'] === 'any',
     exactIntegers: choices['pet-ids'] === 'int64',
+    crashOnNotUtf8: faults.has('body-not-utf8-500'),
   });
   // The other choice where the spec is silent: an id written as digits ("7") read as the integer.
   const body =
