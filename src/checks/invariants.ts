@@ -15,6 +15,7 @@ import { reproducible } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type OperationInfo, operations, validateErrorBody, validateResponse } from '../contract/index.ts';
 import { type Area, failsTheRun, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
+import { jsonBytesProblem, jsonKeysProblem } from './json-bytes.ts';
 import { judgeRelations, relationChecks } from './relations.ts';
 import { serverFailureOf } from './server-failure.ts';
 
@@ -423,6 +424,19 @@ const INVARIANTS: readonly Invariant[] = [
       if (e.status === undefined) return undefined;
       return e.leaked?.length ? `the answer carries ${e.leaked.join(', ')}` : '';
     },
+  },
+  // Every body declared JSON, as the bytes it came as (json-bytes.ts)
+  {
+    id: 'INV-JSON-BYTES',
+    title: 'every body declared JSON is UTF-8 JSON without a byte order mark, as long as its Content-Length',
+    rules: ['GEN-02'],
+    judge: (e, at) => (at ? jsonBytesProblem(e) : undefined),
+  },
+  {
+    id: 'INV-JSON-KEYS',
+    title: 'no object of a body declared JSON holds a key twice with different values',
+    rules: ['GEN-03'],
+    judge: (e, at) => (at ? jsonKeysProblem(e) : undefined),
   },
 ];
 

@@ -79,6 +79,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   })),
   { rule: 'GEN-01', what: 'every 2xx against its schema', governs: () => true },
   { rule: 'SEC-01', what: 'no secret or stray token in any answer', governs: () => true },
+  { rule: 'GEN-02', what: 'every body declared JSON is a JSON text as sent', governs: () => true },
 ];
 
 /** The checks of a route: those named for its operation, and the token route's own area. */

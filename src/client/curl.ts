@@ -60,6 +60,8 @@ function printfOf(parts: readonly ReplayPart[]): string {
       if (ch === '%') format += '%%';
       else if (ch === '\\') format += '\\\\';
       else if (printable(ch)) format += ch;
+      // A byte that is no UTF-8, written as its lone surrogate (outgoing.ts bodyBytes): the byte.
+      else if (/^[\uDC80-\uDCFF]$/.test(ch)) format += `\\${(ch.charCodeAt(0) - 0xdc00).toString(8)}`;
       else for (const byte of Buffer.from(ch, 'utf8')) format += `\\${byte.toString(8).padStart(3, '0')}`;
     }
   }

@@ -4,6 +4,8 @@
 // JSON.parse gives: the same values, the last of duplicate keys. Linear, one pass; nesting deeper
 // than MAX_DEPTH is read by JSON.parse instead (nothing of ours nests so deep).
 
+import { isDeepStrictEqual } from 'node:util';
+
 const MAX_DEPTH = 512;
 
 class TooDeep extends Error {}
@@ -30,11 +32,35 @@ function numberOf(literal: string): number | bigint {
   return BigInt(literal);
 }
 
+/** A key an object of a JSON text holds twice with values that differ (JSON.parse keeps the last). */
+export interface ChangedDuplicate {
+  key: string;
+  first: unknown;
+  last: unknown;
+}
+
+/**
+ * The keys a JSON text repeats within one object with another value: readers differ on which one
+ * they keep (RFC 8259 §4), so such a text says two things. Empty when there is none, when the text
+ * is not JSON, or when it nests deeper than this reader goes.
+ */
+export function changedDuplicates(text: string): ChangedDuplicate[] {
+  const found: ChangedDuplicate[] = [];
+  try {
+    new Reader(text, found).document();
+  } catch {
+    return [];
+  }
+  return found;
+}
+
 class Reader {
   private at = 0;
   private readonly text: string;
-  constructor(text: string) {
+  private readonly duplicates: ChangedDuplicate[] | undefined;
+  constructor(text: string, duplicates?: ChangedDuplicate[]) {
     this.text = text;
+    this.duplicates = duplicates;
   }
 
   document(): unknown {
@@ -94,8 +120,12 @@ class Reader {
       this.space();
       if (this.text[this.at] !== ':') this.fail('expected :');
       this.at++;
+      const value = this.value(depth + 1);
+      if (this.duplicates && Object.hasOwn(out, key) && !isDeepStrictEqual(out[key], value)) {
+        this.duplicates.push({ key, first: out[key], last: value });
+      }
       Object.defineProperty(out, key, {
-        value: this.value(depth + 1),
+        value,
         enumerable: true,
         writable: true,
         configurable: true,

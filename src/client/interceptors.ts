@@ -49,6 +49,8 @@ export function recording(recorder: ExchangeRecorder): Interceptor {
           status: res.status,
           responseHeaders: res.headers,
           responseBody: res.text,
+          ...(res.bytes === undefined ? {} : { responseBytes: res.bytes }),
+          ...(res.notUtf8At === undefined ? {} : { responseNotUtf8At: res.notUtf8At }),
           durationMs: res.durationMs,
         },
         { generated: options.generated === true, madeUp: options.madeUp === true },

@@ -10,8 +10,39 @@ export interface OutgoingRequest {
   url: URL;
   /** Lower-case names, in the order they are sent. */
   headers: Record<string, string>;
-  /** The body's text, sent as UTF-8. */
+  /** The body's text, sent as UTF-8 (a byte that is no UTF-8 written as in bodyBytes). */
   body?: string;
+}
+
+// A lone low surrogate of U+DC80-U+DCFF, not the second half of a pair.
+const ESCAPED_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
+
+/**
+ * A body's bytes: its text as UTF-8, each lone surrogate U+DC80-U+DCFF as the byte 80-FF it stands
+ * for (PEP 383's surrogateescape), so a request whose bytes are no UTF-8 can be written as text,
+ * recorded and replayed (curl.ts writes the byte). A JSON body never holds one: JSON.stringify
+ * writes a lone surrogate as its \u escape.
+ */
+export function bodyBytes(text: string): string | Buffer {
+  if (!ESCAPED_BYTE.test(text)) return text;
+  const chunks: Buffer[] = [];
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const lone = c >= 0xdc80 && c <= 0xdcff && !(i > 0 && /[\uD800-\uDBFF]/.test(text[i - 1] ?? ''));
+    if (!lone) continue;
+    chunks.push(Buffer.from(text.slice(from, i), 'utf8'), Buffer.of(c - 0xdc00));
+    from = i + 1;
+  }
+  chunks.push(Buffer.from(text.slice(from), 'utf8'));
+  return Buffer.concat(chunks);
+}
+
+/** The bytes of a body that is no UTF-8, written as text (bodyBytes reads it back). */
+export function escapedBytes(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += String.fromCharCode(b < 0x80 ? b : 0xdc00 + b);
+  return out;
 }
 
 /** What the builder needs of a target: its two bases and the API key. */

@@ -81,6 +81,8 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
       if (e.status !== undefined) clean.status = e.status;
       if (e.responseHeaders !== undefined) clean.responseHeaders = redact.headers(e.responseHeaders);
       if (e.responseBody !== undefined) clean.responseBody = cut(redact.text(e.responseBody));
+      if (e.responseBytes !== undefined) clean.responseBytes = e.responseBytes;
+      if (e.responseNotUtf8At !== undefined) clean.responseNotUtf8At = e.responseNotUtf8At;
       if (e.error !== undefined) clean.error = redact.text(e.error);
       clean.replay =
         e.replay ??

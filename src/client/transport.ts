@@ -2,12 +2,13 @@
 // redirects followed (a 3xx is returned and recorded as it came), and nothing sent to an origin
 // other than the configured bases' (the one rule, common/origin.ts, k6 applies it too).
 // Failures become TransportErrors.
+import { isUtf8 } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { type Dispatcher, request } from 'undici';
 import { allowedOrigin } from '../../common/origin.ts';
 import { TransportError, toTransportError } from './errors.ts';
 import { parseExactJson } from './exact-json.ts';
-import type { OutgoingRequest } from './outgoing.ts';
+import { bodyBytes, type OutgoingRequest } from './outgoing.ts';
 import type { ApiResponse } from './types.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -46,7 +47,50 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number, ou
     }
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The offset of the first byte that does not belong to a UTF-8 sequence (RFC 3629: no overlong
+ * form, no surrogate, nothing above U+10FFFF), or undefined when every byte does. The text the
+ * checks read has each such byte replaced by U+FFFD, so this is the only place it can be seen.
+ */
+export function firstNotUtf8(bytes: Uint8Array): number | undefined {
+  if (isUtf8(bytes)) return undefined;
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // The length of the sequence and the range its second byte must fall in.
+    const [length, low, high] =
+      b >= 0xc2 && b <= 0xdf
+        ? [2, 0x80, 0xbf]
+        : b === 0xe0
+          ? [3, 0xa0, 0xbf]
+          : b === 0xed
+            ? [3, 0x80, 0x9f]
+            : b >= 0xe1 && b <= 0xef
+              ? [3, 0x80, 0xbf]
+              : b === 0xf0
+                ? [4, 0x90, 0xbf]
+                : b === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : b >= 0xf1 && b <= 0xf3
+                    ? [4, 0x80, 0xbf]
+                    : [0, 0, 0];
+    if (length === 0) return i;
+    const second = bytes[i + 1];
+    if (second === undefined || second < low || second > high) return i;
+    for (let k = 2; k < length; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < 0x80 || next > 0xbf) return i;
+    }
+    i += length;
+  }
+  return undefined;
 }
 
 function parseJson(text: string): { body: unknown; isJson: boolean } {
@@ -81,19 +125,25 @@ export async function send(out: OutgoingRequest, options: TransportOptions): Pro
     const res = await request(out.url, {
       method: out.method as Dispatcher.HttpMethod,
       headers: out.headers,
-      body: out.body,
+      body: out.body === undefined ? undefined : bodyBytes(out.body),
       dispatcher: options.dispatcher,
       // Only a backstop: undici's own timers would fire in the same late turn as ours.
       headersTimeout: 2 * options.timeoutMs,
       bodyTimeout: 2 * options.timeoutMs,
       signal: controller.signal,
     });
-    const text = await readCapped(res.body, options.maxBodyBytes, out);
+    // Read as bytes first: what the text hides (a byte that is not UTF-8, the count against
+    // Content-Length) is kept beside it for the invariants (INV-JSON-BYTES).
+    const bytes = await readCapped(res.body, options.maxBodyBytes, out);
+    const text = bytes.toString('utf8');
+    const notUtf8At = firstNotUtf8(bytes);
     return {
       status: res.statusCode,
       headers: flatten(res.headers),
       text,
       ...parseJson(text),
+      bytes: bytes.length,
+      ...(notUtf8At === undefined ? {} : { notUtf8At }),
       url: out.url.href,
       durationMs: performance.now() - started,
     };

@@ -44,6 +44,10 @@ export interface ApiResponse {
   /** Parsed JSON, or undefined when the body is not JSON. */
   body: unknown;
   isJson: boolean;
+  /** The body's length in bytes, as received (older or hand-made responses may lack it). */
+  bytes?: number;
+  /** The offset of the body's first byte that is not UTF-8 (in `text` it is U+FFFD). */
+  notUtf8At?: number;
   url: string;
   durationMs: number;
 }
@@ -57,6 +61,10 @@ export interface RecordedExchange {
   responseHeaders?: Record<string, string>;
   /** Truncated to 64 KiB. */
   responseBody?: string;
+  /** The response body's length in bytes as received, before any cut (INV-JSON-BYTES). */
+  responseBytes?: number;
+  /** The offset of the response body's first byte that is not UTF-8; absent when all are. */
+  responseNotUtf8At?: number;
   startedAt: string;
   durationMs: number;
   error?: string;

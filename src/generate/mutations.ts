@@ -8,6 +8,7 @@
 //   as 1e2, 007, 1.0 or -0, very long, non-ASCII and empty strings, a repeated query parameter. The
 //   spec says nothing of any of them: they may be accepted or refused, but never answered with a
 //   5xx (GNR-01), and a 2xx must still match the answer schema.
+import { escapedBytes } from '../client/outgoing.ts';
 import { isObject } from '../contract/documents.ts';
 import type { GeneratedRequest } from './request.ts';
 import type { RequestSchemas, Schema } from './schema.ts';
@@ -41,6 +42,16 @@ export const EDGE_VALUES = {
   longParameter: 'p'.repeat(4_000),
   nonAscii: 'Zoë Ñandú 名前 🐾 Ωmega',
   unlisted: 'x_unlisted_property',
+  // Every kind of character at once, so one request a field tries them all: quotes, a backslash,
+  // percent signs (one that reads as an escape), control characters, non-ASCII.
+  characters: `O'Brien "Rex" \\ 100% %41 tab\t nl\n nul\u0000 esc\u001b del\u007f Zoë`,
+  // The same kinds as escapes on the wire (a query or path value), with two that decode to no
+  // UTF-8 (%FF, %C3%28): a server must decode them without a 5xx.
+  escapedCharacters: '%22%27%5C%25%09%00%7F%C3%A9%FF%C3%28',
+  // A JSON string with lone surrogates (\ud800 escapes): JSON, but no Unicode text (RFC 8259 §8.2).
+  loneSurrogates: 'Rex \ud800 and \udc00',
+  // Bytes that are no UTF-8 in a body: FF never starts a sequence, C3 needs a continuation.
+  notUtf8: [0xff, 0xc3, 0x28],
 } as const;
 
 function withQuery(
@@ -107,6 +118,39 @@ function parameterMutations(param: RequestSchemas['parameters'][number]): Mutati
       out.push(broken('outside-enum', 'enum', 'is outside its enum', 'not-in-the-enum'));
     // Two values the schema allows, so only the repetition is new.
     out.push(edge('repeated', 'is given twice', type === 'integer' ? ['1', '2'] : ['a', 'b']));
+  }
+  // Quotes, a backslash, percent signs, control characters and escapes that are no UTF-8, written
+  // with their escapes as they go on the wire: not an integer, refused; in a string, any answer
+  // but a 5xx.
+  const characters = `has quotes, a backslash, a %, control characters and escapes that are no UTF-8 (${EDGE_VALUES.escapedCharacters})`;
+  const escaped = (req: GeneratedRequest): GeneratedRequest =>
+    param.in === 'query'
+      ? {
+          ...withQuery(req, param.name, undefined),
+          escaped: { ...req.escaped, query: `${param.name}=${EDGE_VALUES.escapedCharacters}` },
+        }
+      : {
+          ...req,
+          escaped: {
+            ...req.escaped,
+            path: { ...req.escaped?.path, [param.name]: EDGE_VALUES.escapedCharacters },
+          },
+        };
+  if (type === 'integer') {
+    out.push({
+      id: `${at}:characters`,
+      description: `${param.name} ${characters}`,
+      kind: 'break',
+      constraint: { at, key: 'type', trace: traceOf(schema, 'type') },
+      apply: escaped,
+    });
+  } else if (type === 'string' && !Array.isArray(schema.enum)) {
+    out.push({
+      id: `${at}:characters`,
+      description: `${param.name} ${characters}`,
+      kind: 'edge',
+      apply: escaped,
+    });
   }
   if (type === 'string' && !Array.isArray(schema.enum)) {
     out.push(
@@ -264,6 +308,12 @@ function fieldMutations(name: string, schema: Schema, object: Schema, required: 
         true,
       ),
       edge('empty-string', 'an empty string', (req) => withField(req, name, ''), true),
+      edge(
+        'characters',
+        `with quotes, a backslash, % signs, control characters and non-ASCII (${JSON.stringify(EDGE_VALUES.characters)})`,
+        (req) => withField(req, name, EDGE_VALUES.characters),
+        true,
+      ),
     );
   }
   return out;
@@ -320,6 +370,41 @@ function bodyMutations(body: NonNullable<RequestSchemas['body']>): Mutation[] {
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
     for (const [name, sub] of Object.entries(properties)) {
       out.push(...fieldMutations(name, isObject(sub) ? sub : {}, schema, required.has(name)));
+    }
+    // Lone surrogates in the first free text field: what they read back as is unpredictable (RFC
+    // 8259 §8.2), so only "no 5xx" and a schema-valid 2xx are asked.
+    const text = Object.entries(properties).find(
+      ([, sub]) => isObject(sub) && typeOf(sub) === 'string' && !Array.isArray(sub.enum),
+    )?.[0];
+    if (text !== undefined) {
+      // The same field holding bytes that are no UTF-8 (FF, then C3 without its continuation): a
+      // body that is no JSON text (RFC 8259 §8.1), sent as bytes; any answer but a 5xx.
+      out.push({
+        id: 'body:not-utf8',
+        description: `the body's bytes are no UTF-8 (${text} holds the bytes FF C3 28)`,
+        kind: 'edge',
+        apply: (req) => {
+          const mark = '\u0000not-utf8\u0000';
+          const json = JSON.stringify({ ...bodyObject(req), [text]: `Rex ${mark}` });
+          return {
+            ...req,
+            body: {
+              kind: 'raw',
+              text: json.replace(
+                JSON.stringify(mark).slice(1, -1),
+                escapedBytes(Uint8Array.from(EDGE_VALUES.notUtf8)),
+              ),
+              contentType: 'application/json',
+            },
+          };
+        },
+      });
+      out.push({
+        id: 'body:lone-surrogates',
+        description: `${text} holds lone surrogates (${JSON.stringify(EDGE_VALUES.loneSurrogates)})`,
+        kind: 'edge',
+        apply: (req) => withField(req, text, EDGE_VALUES.loneSurrogates),
+      });
     }
     if (schema.additionalProperties === false) {
       out.push(

@@ -3,6 +3,7 @@
 // happened: the shrunk failure with its exchange (the reports render its curl line from it), or how
 // many requests passed and why any proved nothing.
 import { mapConcurrent } from '../checks/concurrency.ts';
+import { jsonBytesProblem, jsonKeysProblem } from '../checks/json-bytes.ts';
 import { customersBearer } from '../checks/route-schemes.ts';
 import {
   type ApiClient,
@@ -208,7 +209,10 @@ export async function runGenerated(options: {
       };
     }
   }
-  run.exchanges = [...all.slice(0, SAMPLE), ...failing];
+  // Beside them, the first answers whose body is declared JSON and is not a JSON text as sent: the
+  // run's invariants (INV-JSON-BYTES, INV-JSON-KEYS) judge attached exchanges only.
+  const notJsonText = all.filter((e) => jsonBytesProblem(e) || jsonKeysProblem(e)).slice(0, SAMPLE);
+  run.exchanges = [...new Set([...all.slice(0, SAMPLE), ...failing, ...notJsonText])];
   return run;
 }
 

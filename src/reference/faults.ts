@@ -580,6 +580,49 @@ const TABLE = [
     'error timestamps are an hour ahead of the moment (local time written as UTC)',
     RESHAPES.errorTimestampHourAhead,
   ),
+  // Every character in every field (src/generate/mutations.ts: characters, lone surrogates), and
+  // every body declared JSON read as bytes (src/checks/json-bytes.ts: INV-JSON-BYTES, INV-JSON-KEYS).
+  fault(
+    'query-percent-500',
+    'GNR-01',
+    'a query value holding a percent sign or an escape that is no UTF-8 (%25, %FF) crashes into a 500 (the value is decoded twice)',
+  ),
+  fault(
+    'path-not-utf8-500',
+    'GNR-01',
+    'GET /pets/{petId} crashes into a 500 on a petId whose escapes are no UTF-8 (%FF, %C3%28): the URIError escapes',
+  ),
+  fault(
+    'lone-surrogate-500',
+    'GNR-01',
+    'a JSON body string holding a lone surrogate (\\ud800) crashes into a 500 (the token route and POST /pets)',
+  ),
+  fault(
+    'body-not-utf8-500',
+    'GNR-01',
+    'a JSON body whose bytes are no UTF-8 (FF, C3 28 in a string) crashes into a 500 (the token route and POST /pets)',
+  ),
+  fault(
+    'pet-error-bom',
+    'GEN-02',
+    'errors of the demo pet operations start with a UTF-8 byte order mark (EF BB BF), still declared application/json',
+    RESHAPES.petErrorBom,
+    ['pets'],
+  ),
+  fault(
+    'error-latin1',
+    'GEN-02',
+    'error bodies are written in Latin-1 under charset=utf-8: a quoted value with é carries the byte E9, no UTF-8',
+    RESHAPES.errorLatin1,
+    ['pets'],
+  ),
+  fault(
+    'error-duplicate-status-code',
+    'GEN-03',
+    'error bodies of the main service hold status_code twice: 500 first, the right status last',
+    RESHAPES.errorDuplicateStatusCode,
+    ['errors'],
+  ),
 ] as const;
 
 export type FaultName = (typeof TABLE)[number]['name'];

@@ -12,8 +12,8 @@ export interface Reply {
   json?: unknown;
   /** The content type of the JSON text when it is not application/json (faults). */
   contentType?: string;
-  /** A body that is not JSON (or JSON under another content type, for faults). */
-  text?: { contentType: string; body: string };
+  /** A body that is not JSON (or JSON under another content type, or as other bytes, for faults). */
+  text?: { contentType: string; body: string | Buffer };
 }
 
 export interface ErrorContext {
@@ -47,7 +47,7 @@ export function errorReply(error: ApiError, ctx: ErrorContext): Reply {
 /** Writes a reply; a response whose client has gone is dropped silently. */
 export function writeReply(res: ServerResponse, reply: Reply, baseHeaders: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   let contentType: string | undefined;
   if (reply.text) {
     body = reply.text.body;

@@ -1,4 +1,5 @@
 // Reading a JSON request body: capped size, a JSON content type, valid JSON, else a 4xx error.
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest } from './api-error.ts';
 import { parseExactIntegers } from './int64-json.ts';
@@ -85,6 +86,8 @@ export async function readJsonBody(
     anyMediaType?: boolean;
     /** Integers beyond 2^53 read exactly, as bigints (pet-ids=int64). */
     exactIntegers?: boolean;
+    /** Fault body-not-utf8-500: a strict decoder's failure escapes as a crash. */
+    crashOnNotUtf8?: boolean;
   } = {},
 ): Promise<unknown> {
   const limit = options.limit ?? BODY_LIMIT_BYTES;
@@ -100,6 +103,9 @@ export async function readJsonBody(
     if (options.optional) return undefined;
     throw badRequest('the request body is empty: a JSON object is expected');
   }
+  if (options.crashOnNotUtf8 && !isUtf8(raw)) {
+    throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
+  }
   try {
     const text = raw.toString('utf8');
     return options.exactIntegers ? parseExactIntegers(text) : JSON.parse(text);
@@ -114,4 +120,11 @@ export async function readJsonBody(
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a body's fields hold a string with a lone surrogate (fault lone-surrogate-500). */
+export function holdsLoneSurrogate(body: unknown): boolean {
+  return (
+    isObject(body) && Object.values(body).some((v) => typeof v === 'string' && /[\uD800-\uDFFF]/u.test(v))
+  );
 }

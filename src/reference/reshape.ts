@@ -2,7 +2,8 @@
 // faulty one, applied once after routing (src/reference/server.ts). The handlers stay correct and
 // never ask for these faults; behaviour faults (auth, flag cache, limiter, paging arithmetic)
 // remain branches where they change what the server does.
-import type { Reply } from './reply.ts';
+import { stringifyExactIntegers } from './int64-json.ts';
+import { JSON_TYPE, type Reply } from './reply.ts';
 
 export interface ReshapeContext {
   /** 'GET /api/v1/customers': the matched route, undefined when nothing matched. */
@@ -68,6 +69,12 @@ function localStyle(ms: number): string {
 
 /** The same JSON text under text/plain (still JSON to the reshapes after it). */
 const asPlainText = (reply: Reply): Reply => ({ ...reply, contentType: 'text/plain; charset=utf-8' });
+
+/** The reply's JSON written as these bytes, under its JSON content type. */
+const asBytes = (reply: Reply, body: Buffer): Reply => {
+  const { json: _json, ...rest } = reply;
+  return { ...rest, text: { contentType: reply.contentType ?? JSON_TYPE, body } };
+};
 
 /** A reshape of a 2xx answer of one route. */
 function onRoute(routeKey: string, change: (reply: Reply, original: Reply) => Reply | undefined): Mutate {
@@ -258,4 +265,29 @@ export const RESHAPES = {
     return { ...reply, headers };
   }),
   errorTextPlain: (reply) => (reply.status < 400 || reply.json === undefined ? reply : asPlainText(reply)),
+  // The JSON text of an error as other bytes under the same JSON content type (routed answers only:
+  // the bytes of an unparseable request's answer are written elsewhere).
+  petErrorBom: (reply, { route }) =>
+    route?.includes(' /petstore/') && reply.status >= 400 && reply.json !== undefined
+      ? asBytes(reply, Buffer.from(`\uFEFF${stringifyExactIntegers(reply.json)}`, 'utf8'))
+      : reply,
+  // Latin-1 under charset=utf-8: each character up to U+00FF one byte (é is the byte E9, no UTF-8).
+  errorLatin1: (reply, { route }) =>
+    route !== undefined && reply.status >= 400 && reply.json !== undefined
+      ? asBytes(
+          reply,
+          Buffer.from(
+            stringifyExactIntegers(reply.json).replace(/[^\x20-\xff]/gu, (c) => (c < ' ' ? c : '?')),
+            'latin1',
+          ),
+        )
+      : reply,
+  // status_code twice: 500 first, the right one last (JSON.parse keeps the last; other readers the first).
+  errorDuplicateStatusCode: (reply, { route }) =>
+    route?.includes(' /api/') && reply.status >= 400 && isObject(reply.json) && 'status_code' in reply.json
+      ? asBytes(
+          reply,
+          Buffer.from(`{"status_code":500,${stringifyExactIntegers(reply.json).slice(1)}`, 'utf8'),
+        )
+      : reply,
 } satisfies Record<string, Mutate>;

@@ -101,6 +101,15 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
       state.counts.count(counted, match.kind !== 'none' && match.template === TOKEN_ROUTE);
     }
     if (match.kind === 'found') matched.route = `${method} ${match.template}`;
+    // Fault query-percent-500: the query decoded twice, so a decoded % (or U+FFFD for a byte that is
+    // no UTF-8) meets a decoder that throws.
+    if (
+      state.faults.has('query-percent-500') &&
+      match.kind === 'found' &&
+      [...query.values()].some((v) => v.includes('%') || v.includes('\uFFFD'))
+    ) {
+      throw simulatedCrash();
+    }
     if (match.kind === 'none') {
       if (state.faults.has('unknown-route-500')) throw simulatedCrash();
       throw new ApiError(404, 'NOT_FOUND', `no route ${method} ${path}`);

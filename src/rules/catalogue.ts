@@ -515,6 +515,23 @@ export const RULES: readonly Rule[] = [
     'Demo pet interface (POST /pets, GET /pets/{petId})',
     'What a write accepts reads back equal: a created pet is answered by GET /pets/{petId} with the fields it was created with.',
   ),
+
+  // Every body declared JSON, read as bytes (INV-JSON-BYTES, INV-JSON-KEYS)
+  rule(
+    'GEN-02',
+    'operations',
+    'MUST',
+    'Endpoints ("JSON is the payload format")',
+    'Every body declared JSON (application/json or +json) is a JSON text as RFC 8259 §8.1 has it: UTF-8 without a byte order mark, that parses, as many bytes as its Content-Length says.',
+  ),
+  rule(
+    'GEN-03',
+    'operations',
+    'ADVICE',
+    'Endpoints ("JSON is the payload format")',
+    'No object of a body declared JSON holds a key twice with different values (readers differ on which one they keep).',
+    { source: 'RFC 8259 §4 ("The names within an object SHOULD be unique")' },
+  ),
 ];
 
 const byId = new Map(RULES.map((r) => [r.id, r]));

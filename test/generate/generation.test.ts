@@ -22,7 +22,12 @@ function honoursAll(req: GeneratedRequest): boolean {
   const schemas = requestSchemas(req.operationId);
   for (const p of schemas.parameters) {
     const place = p.in === 'query' ? req.query : p.in === 'path' ? req.pathParams : {};
-    const text = place[p.name];
+    // A value written with its escapes (as it goes on the wire) is read as the server decodes it.
+    const escaped =
+      p.in === 'query'
+        ? (new URLSearchParams(req.escaped?.query ?? '').get(p.name) ?? undefined)
+        : req.escaped?.path?.[p.name];
+    const text = escaped ?? place[p.name];
     if (Array.isArray(text)) return false; // a repeated parameter is not one value
     if (text === undefined) {
       if (p.required) return false;

@@ -1,6 +1,7 @@
 // Every named fault is real: a small probe of the rule it breaks holds on the clean server and
 // fails once that fault (and only it) is switched on. A fault without a probe fails the test.
 import { connect } from 'node:net';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../src/reference/index.ts';
 import { type Answer, type Envelope, errorBodyProblems, type TestServer, withServer } from './helpers.ts';
@@ -15,6 +16,12 @@ function rawExchange(s: TestServer, bytes: string): Promise<void> {
     socket.on('error', () => resolve());
     socket.setTimeout(5000, () => socket.destroy());
   });
+}
+
+/** The body's bytes as they came (undici's text() drops a byte order mark). */
+async function bytesOf(s: TestServer, path: string): Promise<Buffer> {
+  const res = await request(`${s.origin}${path}`);
+  return Buffer.from(await res.body.arrayBuffer());
 }
 
 /** The answer, or undefined when none came within `ms` (a hang). */
@@ -398,6 +405,38 @@ const PROBES: Record<string, Probe> = {
     const stamp = Date.parse(String((answer.json as Record<string, unknown>).timestamp));
     return Math.abs(stamp - Date.parse(answer.headers.date ?? '')) < 30_000;
   },
+  'query-percent-500': async (s) =>
+    (await s.withKey(`${CUSTOMERS}?page=%25`)).status < 500 &&
+    (await s.call(`${PETS}?limit=%FF`)).status < 500,
+  'path-not-utf8-500': async (s) => (await s.call(`${PETS}/%C3%28`)).status === 400,
+  'lone-surrogate-500': async (s) =>
+    (
+      await s.call(PETS, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id": 5031, "name": "Rex \\ud800"}',
+      })
+    ).status < 500,
+  'body-not-utf8-500': async (s) =>
+    (
+      await s.call(PETS, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat([
+          Buffer.from('{"id": 5032, "name": "Rex '),
+          Buffer.of(0xff, 0xc3, 0x28),
+          Buffer.from('"}'),
+        ]),
+      })
+    ).status < 500,
+  // The text as undici decodes it: a byte order mark stays U+FEFF, a byte that is no UTF-8 is U+FFFD.
+  'pet-error-bom': async (s) => (await bytesOf(s, `${PETS}/abc`))[0] === 0x7b,
+  'error-latin1': async (s) => {
+    const answer = await s.call(`${PETS}/Zo%C3%AB`);
+    return answer.status === 400 && answer.text.includes('Zoë') && !answer.text.includes('\uFFFD');
+  },
+  'error-duplicate-status-code': async (s) =>
+    ((await s.call(CUSTOMERS)).text.match(/"status_code"/g) ?? []).length === 1,
 };
 
 describe('named faults', () => {

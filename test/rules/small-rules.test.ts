@@ -71,6 +71,8 @@ describe("levels from the spec's words", () => {
       RULES.filter((r) => r.level === 'ADVICE')
         .map((r) => r.id)
         .sort(),
-    ).toEqual(['PAG-12', 'PAG-13', 'PET-10', 'PET-11', 'PET-13', 'RATE-01', 'RATE-03', 'RATE-04'].sort());
+    ).toEqual(
+      ['GEN-03', 'PAG-12', 'PAG-13', 'PET-10', 'PET-11', 'PET-13', 'RATE-01', 'RATE-03', 'RATE-04'].sort(),
+    );
   });
 });

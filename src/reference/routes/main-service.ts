@@ -12,7 +12,7 @@ import {
   requireFeature,
 } from '../guards.ts';
 import type { Reply } from '../reply.ts';
-import { isObject, readJsonBody } from '../request-body.ts';
+import { holdsLoneSurrogate, isObject, readJsonBody } from '../request-body.ts';
 import { sameSecret } from '../secrets.ts';
 import { customersPage } from './customers.ts';
 
@@ -45,8 +45,10 @@ export const createToken: Handler = async (ctx) => {
     const body = await readJsonBody(ctx.req, {
       crashOnMalformed: faults.has('malformed-json-500'),
       anyMediaType: state.options.choices['request-media-type'] === 'any',
+      crashOnNotUtf8: faults.has('body-not-utf8-500'),
     });
     if (faults.has('token-null-body-500') && body === null) throw simulatedCrash();
+    if (faults.has('lone-surrogate-500') && holdsLoneSurrogate(body)) throw simulatedCrash();
     if (!isObject(body)) {
       throw new ApiError(
         400,

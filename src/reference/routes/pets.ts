@@ -6,7 +6,7 @@ import { PET_STATUSES, type Pet, type PetId } from '../data.ts';
 import type { ActiveFaults } from '../faults.ts';
 import { limitAnonymous } from '../guards.ts';
 import { inInt64 } from '../int64-json.ts';
-import { isObject, readJsonBody } from '../request-body.ts';
+import { holdsLoneSurrogate, isObject, readJsonBody } from '../request-body.ts';
 
 export const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 100;
@@ -168,6 +168,7 @@ export const createPet: Handler = async (ctx) => {
     crashOnMalformed: faults.has('malformed-json-500'),
     anyMediaType: choices['request-media-type'] === 'any',
     exactIntegers: choices['pet-ids'] === 'int64',
+    crashOnNotUtf8: faults.has('body-not-utf8-500'),
   });
   // The other choice where the spec is silent: an id written as digits ("7") read as the integer.
   const body =
@@ -179,6 +180,7 @@ export const createPet: Handler = async (ctx) => {
       : sent;
   if (isObject(body)) crashOnEdges(faults, body);
   if (faults.has('pet-null-body-500') && body === null) throw simulatedCrash();
+  if (faults.has('lone-surrogate-500') && holdsLoneSurrogate(body)) throw simulatedCrash();
   // Fault negative-pet-id-500: a negative id crashes the create (a check must not call it a refusal).
   if (faults.has('negative-pet-id-500') && isObject(body) && typeof body.id === 'number' && body.id < 0) {
     throw simulatedCrash();
@@ -256,6 +258,14 @@ export const showPet: Handler = (ctx) => {
   const { faults, pets, options } = ctx.state;
   if (faults.has('pet-id-not-integer-500') && !/^\d+$/.test(ctx.params.petId ?? '')) {
     throw new ApiError(500, 'INTERNAL_ERROR', 'an internal error occurred', { handled: false });
+  }
+  // Fault path-not-utf8-500: the path decoded again, without the router's care for bad escapes.
+  if (faults.has('path-not-utf8-500')) {
+    try {
+      decodeURIComponent(ctx.path);
+    } catch {
+      throw simulatedCrash();
+    }
   }
   const id = petIdOf(ctx, 'petId', ctx.params.petId ?? '');
   const pet = pets.get(id);
