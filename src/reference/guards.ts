@@ -103,6 +103,8 @@ function bearerPrincipal(ctx: RequestContext, authorization: string): Principal 
     : faults.has('bearer-scheme-not-checked') || scheme.toLowerCase() === 'bearer';
   const token = match?.[2];
   if (!schemeOk || token === undefined) {
+    // Fault refused-scheme-revokes-token: the refusal also ends the token it carried.
+    if (token !== undefined && faults.has('refused-scheme-revokes-token')) tokens.forget(token);
     throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header must read: Bearer <access_token>');
   }
   const record = tokens.find(token);
