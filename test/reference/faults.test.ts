@@ -450,6 +450,11 @@ const PROBES: Record<string, Probe> = {
     await s.call(ME, { headers: { authorization: `Basic ${token}` } });
     return (await s.call(ME, { headers })).status === 200;
   },
+  'near-miss-locks-api-key': async (s) => {
+    const wrong = { 'x-api-key-secret': 'not-the-secret' };
+    for (let i = 0; i < 5; i++) await s.withKey(CUSTOMERS, { headers: wrong });
+    return (await s.withKey(CUSTOMERS)).status === 200;
+  },
 };
 
 describe('named faults', () => {
