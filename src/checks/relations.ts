@@ -615,7 +615,9 @@ const RELATIONS: readonly Relation[] = [
         for (const p of placed) {
           if (p.checkId !== id && !p.alsoIn?.includes(id)) continue;
           if (p.credential !== 'apiKey' && p.credential !== 'bearer') continue;
-          if (!answered(p) || statusOf(p) === 429) continue;
+          if (!answered(p)) continue;
+          // An expired session is the renewal's first step (before or after): the repeat answers.
+          if (isObject(p.json) && p.json.code === 'SESSION_EXPIRED') continue;
           const key = `${formKey(p, SHOWN_PARAMS)} ${p.route}`;
           asked.set(key, [...(asked.get(key) ?? []), p]);
         }
