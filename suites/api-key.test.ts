@@ -4,9 +4,21 @@ import { ensure, expectRefusal, expectStatus, is2xx } from '../src/checks/assert
 import { area, check } from '../src/checks/define.ts';
 import { acceptedNearMisses, addressClaims, nearMisses } from '../src/checks/near-miss.ts';
 import { madeUp, requestFor } from '../src/checks/operation-requests.ts';
+import { expectRelations } from '../src/checks/relation-check.ts';
+import { shared } from '../src/checks/shared.ts';
 import { operations } from '../src/contract/index.ts';
 
 const apiKeyOperations = operations().filter((op) => op.security.includes('apiKey'));
+
+// Each route with the API key, asked once before any refusal of the area (the KEY-ACCEPT checks
+// come first and run alone) and again after all of them (KEY-ACCEPTED-AFTER-REFUSALS, last): a
+// wrong or near-miss secret must not change what the key itself is answered.
+const keyAccepted = shared(async (client, config) => {
+  const answers = await Promise.all(
+    apiKeyOperations.map(async (op) => ({ op, res: await client.request(requestFor(op, config, 'apiKey')) })),
+  );
+  return { answers, exchanges: client.recorder.exchanges() };
+});
 
 function keyHeaders(id: string, secret: string, extra: Record<string, string> = {}) {
   return { headers: { 'x-api-key-id': id, 'x-api-key-secret': secret, ...extra } };
@@ -18,14 +30,24 @@ const PINNED_ELSEWHERE = '198.51.100.23';
 area('api-key', () => {
   for (const op of apiKeyOperations) {
     const route = `${op.method.toUpperCase()} ${op.path}`;
-
     check(
-      { id: `KEY-ACCEPT-${op.operationId}`, title: `${route} accepts the API key`, rules: ['KEY-01'] },
+      {
+        id: `KEY-ACCEPT-${op.operationId}`,
+        title: `${route} accepts the API key`,
+        rules: ['KEY-01'],
+        sequential: true,
+      },
       async (t) => {
-        const res = await t.client.request(requestFor(op, t.config, 'apiKey'));
+        const { answers } = await keyAccepted(t);
+        const res = answers.find((a) => a.op === op)?.res;
+        if (!res) throw new Error(`no API key question for ${op.operationId}`);
         expectStatus(res, is2xx, `${route} with the API key`);
       },
     );
+  }
+
+  for (const op of apiKeyOperations) {
+    const route = `${op.method.toUpperCase()} ${op.path}`;
 
     check(
       {
@@ -192,4 +214,23 @@ area('api-key', () => {
       },
     );
   }
+
+  // Last, alone: every refusal and near miss of the area has been answered.
+  check(
+    {
+      id: 'KEY-ACCEPTED-AFTER-REFUSALS',
+      title:
+        "after the area's wrong, near-miss and pinned keys, each route answers the API key as it did before",
+      rules: ['KEY-01'],
+      sequential: true,
+    },
+    async (t) => {
+      const before = await keyAccepted(t);
+      await Promise.all(apiKeyOperations.map((op) => t.client.request(requestFor(op, t.config, 'apiKey'))));
+      expectRelations(t, ['REL-ACCEPTED-AFTER-REFUSALS'], {
+        checkId: 'KEY-ACCEPTED-AFTER-REFUSALS',
+        earlier: before.exchanges,
+      });
+    },
+  );
 });

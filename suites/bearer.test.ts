@@ -1,15 +1,50 @@
 // The bearer scheme and the refusals every protected route owes: no credentials, a token the
 // service never issued, and the scheme the route does not accept. Derived from the OpenAPI
 // documents, so a new protected route is covered without new test code.
-import { ensure, expectRefusal, expectStatus } from '../src/checks/assertions.ts';
-import { area, check } from '../src/checks/define.ts';
+import { ensure, errorCode, expectRefusal, expectStatus } from '../src/checks/assertions.ts';
+import { area, type CheckContext, check } from '../src/checks/define.ts';
 import { acceptedNearMisses, nearMisses } from '../src/checks/near-miss.ts';
 import { isProtected, madeUp, refusedSchemes, requestFor } from '../src/checks/operation-requests.ts';
 import { expectRelations } from '../src/checks/relation-check.ts';
 import { skipUnlessBearerTaken } from '../src/checks/route-schemes.ts';
+import { shared } from '../src/checks/shared.ts';
+import { ACCESS_TOKEN, type ApiResponse } from '../src/client/index.ts';
 import { operations } from '../src/contract/index.ts';
 
 const protectedOperations = operations().filter(isProtected);
+
+// The area's acceptance questions: every protected route through each scheme it takes, with one
+// token. Asked once, before any refusal of the area (the BEA-ACCEPT checks come first and run
+// alone), and again after all of them (BEA-ACCEPTED-AFTER-REFUSALS, last): a refusal must not
+// change what a credential is answered. The near-miss checks derive their near misses from this
+// very token, so a refusal that ends the token it nearly matched shows there.
+const questions = protectedOperations.flatMap((op) =>
+  (['bearer', 'apiKey'] as const)
+    .filter((scheme) => op.security.includes(scheme))
+    .map((scheme) => ({ op, scheme })),
+);
+const accepted = shared(async (client, config) => {
+  const answers = await Promise.all(
+    questions.map(async ({ op, scheme }) => ({
+      op,
+      scheme,
+      res: await client.request({ ...requestFor(op, config, scheme), renew: scheme === 'bearer' }),
+    })),
+  );
+  return { client, answers, exchanges: client.recorder.exchanges() };
+});
+const acceptedAnswer = async (t: CheckContext, operationId: string): Promise<ApiResponse> => {
+  const { answers } = await accepted(t);
+  const found = answers.find((a) => a.op.operationId === operationId && a.scheme === 'bearer');
+  if (!found) throw new Error(`no bearer question for ${operationId}`);
+  return found.res;
+};
+/** The area's token, known to this check's recorder (its near misses are redacted as it is). */
+const areaToken = async (t: CheckContext): Promise<string> => {
+  const token = await (await accepted(t)).client.tokens.getToken();
+  t.client.recorder.learn(token, ACCESS_TOKEN);
+  return token;
+};
 const FOREIGN_TOKEN = { headers: { authorization: 'Bearer not-a-token-issued-by-the-service' } };
 // Authorization headers that carry no token the service could have issued.
 const MALFORMED: { what: string; authorization: string }[] = [
@@ -31,19 +66,30 @@ const schemeNearMisses = (token: string): { what: string; authorization: string 
 ];
 
 area('bearer', () => {
+  // First, each alone: the acceptance questions are asked before any refusal of the area.
+  for (const op of protectedOperations.filter((o) => o.security.includes('bearer'))) {
+    const route = `${op.method.toUpperCase()} ${op.path}`;
+    check(
+      {
+        id: `BEA-ACCEPT-${op.operationId}`,
+        title: `${route} accepts a bearer token`,
+        rules: ['BEA-01'],
+        sequential: true,
+      },
+      async (t) => {
+        const [res] = await Promise.all([
+          acceptedAnswer(t, op.operationId),
+          skipUnlessBearerTaken(t, op.operationId),
+        ]);
+        expectStatus(res, 200, `${route} with a bearer token`);
+      },
+    );
+  }
+
   for (const op of protectedOperations) {
     const route = `${op.method.toUpperCase()} ${op.path}`;
 
     if (op.security.includes('bearer')) {
-      check(
-        { id: `BEA-ACCEPT-${op.operationId}`, title: `${route} accepts a bearer token`, rules: ['BEA-01'] },
-        async (t) => {
-          await skipUnlessBearerTaken(t, op.operationId);
-          const res = await t.client.request({ ...requestFor(op, t.config, 'bearer'), renew: true });
-          expectStatus(res, 200, `${route} with a bearer token`);
-        },
-      );
-
       check(
         {
           id: `BEA-FOREIGN-${op.operationId}`,
@@ -84,7 +130,7 @@ area('bearer', () => {
           rules: ['BEA-04'],
         },
         async (t) => {
-          const token = await t.client.tokens.getToken();
+          const token = await areaToken(t);
           const answers = await Promise.all(
             nearMisses(token).map(async (m) => {
               const auth = { headers: { authorization: `Bearer ${m.value}` } };
@@ -111,7 +157,7 @@ area('bearer', () => {
           rules: ['BEA-05'],
         },
         async (t) => {
-          const token = await t.client.tokens.getToken();
+          const token = await areaToken(t);
           for (const m of schemeNearMisses(token)) {
             const auth = { headers: { authorization: m.authorization } };
             expectRefusal(
@@ -188,6 +234,36 @@ area('bearer', () => {
       ];
       await Promise.all([...anonymous, ...pages].map((req) => t.client.request(req)));
       expectRelations(t, ['REL-ANONYMOUS-EACH-FORM', 'REL-SAME-PAGE-EACH-FORM']);
+    },
+  );
+
+  // Last, alone: every refusal and near miss of the area has been answered. The same questions
+  // again, the bearer ones with the same token: the answers they got before, or an expired
+  // session renewed and repeated once (the spec's one end of a token).
+  check(
+    {
+      id: 'BEA-ACCEPTED-AFTER-REFUSALS',
+      title:
+        "after the area's refusals and near misses, each protected route answers each credential as it did before",
+      rules: ['BEA-01', 'KEY-01'],
+      sequential: true,
+    },
+    async (t) => {
+      const before = await accepted(t);
+      const token = await areaToken(t);
+      await Promise.all(
+        questions.map(async ({ op, scheme }) => {
+          const auth = scheme === 'bearer' ? { headers: { authorization: `Bearer ${token}` } } : scheme;
+          const res = await t.client.request(requestFor(op, t.config, auth));
+          if (scheme === 'bearer' && errorCode(res) === 'SESSION_EXPIRED') {
+            await t.client.request({ ...requestFor(op, t.config, 'bearer'), renew: true });
+          }
+        }),
+      );
+      expectRelations(t, ['REL-ACCEPTED-AFTER-REFUSALS'], {
+        checkId: 'BEA-ACCEPTED-AFTER-REFUSALS',
+        earlier: before.exchanges,
+      });
     },
   );
 });

@@ -386,8 +386,8 @@ area('customers-pagination', () => {
     {
       id: 'PAG-BEARER',
       title:
-        'GET /v1/customers answers a bearer token with the page where it takes one, else refuses it with 401/403 and the error body',
-      rules: ['PAG-14'],
+        'GET /v1/customers answers a bearer token with the page where it takes one (its next_page, followed once, the page after), else refuses it with 401/403 and the error body',
+      rules: ['PAG-14', 'PAG-08'],
     },
     async (t) => {
       const use = await customersBearer(t.client, t.config);
@@ -409,6 +409,18 @@ area('customers-pagination', () => {
       });
       expectStatus(res, 200, `GET /v1/customers with a bearer token (${use.how})`);
       expectValid(validateResponse('listCustomers', 200, res.body), 'the customers page');
+      // next_page followed once through the same token: a page number of the same route, so it
+      // leads nowhere but the configured base. The API key's pages are followed by the walk.
+      const { current_page: current, next_page: next } = (res.body as PagedEnvelope).pagination;
+      if (next === current) return;
+      await t.client.request({
+        service: 'main',
+        method: 'GET',
+        path: 'v1/customers',
+        query: { page: next },
+        auth: 'bearer',
+      });
+      expectRelations(t, ['REL-NEXT-PAGE-FOLLOWED']);
     },
   );
   check(

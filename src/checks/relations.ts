@@ -63,6 +63,8 @@ export interface Placed {
   query: [string, string][];
   credential: 'none' | 'apiKey' | 'bearer' | 'other';
   json: unknown;
+  /** Other checks the same exchange was attached to (shared work), judged under `checkId`. */
+  alsoIn?: string[];
 }
 
 // In a loop (trimTrailingSlashes): /\/+$/ is quadratic on a long run of slashes.
@@ -112,11 +114,17 @@ export function place(seen: readonly SeenExchange[], bases: Bases): Placed[] {
   // Shared work attached to several checks is one exchange, judged under the first; within one
   // check every exchange counts (two equal answers there are two answers).
   const owner = new Map<string, string>();
+  const firstPlaced = new Map<string, Placed>();
   seen.forEach(({ checkId, exchange }, order) => {
     const e = exchange;
     const key = `${e.method} ${e.url} ${e.startedAt} ${e.durationMs} ${e.status ?? e.error ?? ''} ${e.responseBody?.length ?? 0}`;
     const first = owner.get(key);
-    if (first !== undefined && first !== checkId) return;
+    if (first !== undefined && first !== checkId) {
+      // A relation that compares a check's own answers with the shared ones it used still sees them.
+      const p = firstPlaced.get(key);
+      if (p && !p.alsoIn?.includes(checkId)) p.alsoIn = [...(p.alsoIn ?? []), checkId];
+      return;
+    }
     owner.set(key, checkId);
     let url: URL;
     try {
@@ -131,7 +139,7 @@ export function place(seen: readonly SeenExchange[], bases: Bases): Placed[] {
       try {
         route = decodeURIComponent(route);
       } catch {}
-      placed.push({
+      const p: Placed = {
         checkId,
         exchange,
         order,
@@ -140,7 +148,9 @@ export function place(seen: readonly SeenExchange[], bases: Bases): Placed[] {
         query: [...url.searchParams],
         credential: credentialOf(exchange),
         json: parseJson(exchange.responseBody),
-      });
+      };
+      placed.push(p);
+      if (!firstPlaced.has(key)) firstPlaced.set(key, p);
       return;
     }
   });
@@ -524,6 +534,109 @@ const RELATIONS: readonly Relation[] = [
           }
         }
         if (problem) breaches.push({ checkId: p.checkId, first: p.exchange, second: p.exchange, problem });
+      }
+      return { judged, breaches };
+    },
+  },
+  {
+    id: 'REL-NEXT-PAGE-FOLLOWED',
+    title:
+      'the page next_page names, asked once through the same credential, is that page and holds other customers',
+    rules: ['PAG-08', 'PAG-04'],
+    words:
+      'Paged collection envelope: "next_page: the next page; equals the last page when the current page is the last", "current_page: the page returned", "data: the items of the requested page"; Limits: "page parameter: integer page number". next_page is a number, asked as page= of the same route at the configured base: it leads nowhere else. Whether the customers a bearer token sees are the API key\'s is not shown, so only the same credential compares',
+    judge(placed) {
+      const breaches: PairBreach[] = [];
+      let judged = 0;
+      const customers = (p: Placed) =>
+        p.service === 'main' &&
+        trim(p.route) === '/v1/customers' &&
+        p.exchange.method.toUpperCase() === 'GET' &&
+        (p.credential === 'apiKey' || p.credential === 'bearer') &&
+        p.query.every(([n]) => n === 'page');
+      for (const group of byCheck(placed.filter(customers))) {
+        for (const first of group) {
+          const page = pageOf(first);
+          if (!page || page.data.length === 0) continue;
+          const next = page.numbers.next_page;
+          // The last page names itself: nothing further to follow.
+          if (next === page.numbers.current_page) continue;
+          const followed = group.find(
+            (p) =>
+              p !== first &&
+              p.credential === first.credential &&
+              answered(p) &&
+              p.query.length === 1 &&
+              p.query[0]?.[1] === String(next),
+          );
+          if (!followed) continue;
+          judged++;
+          const after = pageOf(followed);
+          const problem = !after
+            ? `page ${page.numbers.current_page} names next_page ${next}, yet ${where(followed.exchange)}`
+            : after.numbers.current_page !== next
+              ? `page ${page.numbers.current_page} names next_page ${next}, which answers current_page ${after.numbers.current_page}`
+              : JSON.stringify(after.data) === JSON.stringify(page.data)
+                ? `page ${page.numbers.current_page} names next_page ${next}, which holds the very same customers again`
+                : undefined;
+          if (problem) {
+            breaches.push({
+              checkId: first.checkId,
+              first: first.exchange,
+              second: followed.exchange,
+              problem: `${problem} (${first.credential === 'bearer' ? 'bearer token' : 'API key'})`,
+            });
+          }
+        }
+      }
+      return { judged, breaches };
+    },
+  },
+  {
+    id: 'REL-ACCEPTED-AFTER-REFUSALS',
+    title:
+      "an area's acceptance questions, asked again after its refusals and near misses, get the answers they got before",
+    rules: ['BEA-01', 'KEY-01'],
+    words:
+      'Authentication: "Each route states which it accepts"; Bearer token 4: "When a session has expired, an error with code SESSION_EXPIRED is returned. The client then obtains a new token and repeats the request once": a refused request is no reason to answer a credential otherwise, and a token ends only as an expired session (renewed and repeated once, then judged). A 429, a 5xx or a disabled feature says nothing here',
+    judge(placed) {
+      const breaches: PairBreach[] = [];
+      let judged = 0;
+      // Checks named *-AFTER-REFUSALS ask again what the area asked before its refusals (the shared
+      // answers attached to them): within each, the first and the last answer of one question agree.
+      const afterIds = new Set(
+        placed
+          .flatMap((p) => [p.checkId, ...(p.alsoIn ?? [])])
+          .filter((id) => id.endsWith('-AFTER-REFUSALS')),
+      );
+      const at = (p: Placed) => Date.parse(p.exchange.startedAt) || 0;
+      for (const id of afterIds) {
+        const asked = new Map<string, Placed[]>();
+        for (const p of placed) {
+          if (p.checkId !== id && !p.alsoIn?.includes(id)) continue;
+          if (p.credential !== 'apiKey' && p.credential !== 'bearer') continue;
+          if (!answered(p)) continue;
+          // An expired session is the renewal's first step (before or after): the repeat answers.
+          if (isObject(p.json) && p.json.code === 'SESSION_EXPIRED') continue;
+          const key = `${formKey(p, SHOWN_PARAMS)} ${p.route}`;
+          asked.set(key, [...(asked.get(key) ?? []), p]);
+        }
+        for (const answers of asked.values()) {
+          if (answers.length < 2) continue;
+          const sorted = [...answers].sort((a, b) => at(a) - at(b) || a.order - b.order);
+          const before = sorted[0] as Placed;
+          const after = sorted.at(-1) as Placed;
+          judged++;
+          const kind = (p: Placed) => (is2xx(p) ? (pageOf(p) ? 'a page' : 'accepted') : 'refused');
+          if (kind(before) !== kind(after)) {
+            breaches.push({
+              checkId: id,
+              first: before.exchange,
+              second: after.exchange,
+              problem: `${before.credential === 'bearer' ? 'the same bearer token' : 'the API key'}: ${where(before.exchange)} before the refusals, ${where(after.exchange)} after them`,
+            });
+          }
+        }
       }
       return { judged, breaches };
     },

@@ -9,6 +9,8 @@ export interface ApiKey {
   userId: string;
   pinnedAddress?: string;
   rateLimit?: RateLimit;
+  /** Wrong secrets sent with its id (counted only by the near-miss-locks-api-key fault). */
+  wrongSecrets?: number;
 }
 
 export interface NewApiKeyOptions {

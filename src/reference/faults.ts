@@ -623,6 +623,21 @@ const TABLE = [
     RESHAPES.errorDuplicateStatusCode,
     ['errors'],
   ),
+  fault(
+    'bearer-pages-repeat-first',
+    'PAG-08',
+    "GET /v1/customers through a bearer token answers every page with the first page's customers (the pagination numbers right): the page next_page names holds the same customers again",
+  ),
+  fault(
+    'refused-scheme-revokes-token',
+    'BEA-01',
+    'an issued token sent under another scheme (Basic, Token) is refused, and forgotten: the same token as Bearer is then refused as not valid (401 INVALID_TOKEN, no SESSION_EXPIRED)',
+  ),
+  fault(
+    'near-miss-locks-api-key',
+    'KEY-01',
+    'five wrong secrets sent with a key id lock the key: its right secret is then refused too (401 INVALID_API_KEY), for the rest of the run',
+  ),
 ] as const;
 
 export type FaultName = (typeof TABLE)[number]['name'];

@@ -71,7 +71,11 @@ function apiKeyPrincipal(ctx: RequestContext): Principal {
     (faults.has('api-key-secret-prefix-compared')
       ? secret.length >= key.secret.length - 1 && key.secret.startsWith(secret.slice(0, -1))
       : sameSecret(secret, key.secret));
-  if (!key || !(unknownAccepted || secretOk || faults.has('api-key-wrong-secret-accepted'))) {
+  // Fault near-miss-locks-api-key: five wrong secrets lock the key, its right secret refused too.
+  const locked = key !== undefined && faults.has('near-miss-locks-api-key') && (key.wrongSecrets ?? 0) >= 5;
+  if (key && !secretOk && faults.has('near-miss-locks-api-key'))
+    key.wrongSecrets = (key.wrongSecrets ?? 0) + 1;
+  if (!key || locked || !(unknownAccepted || secretOk || faults.has('api-key-wrong-secret-accepted'))) {
     // One answer for an unknown id and a wrong secret: which one was wrong is not told.
     throw new ApiError(401, 'INVALID_API_KEY', 'the API key id or secret is not valid');
   }
@@ -103,6 +107,8 @@ function bearerPrincipal(ctx: RequestContext, authorization: string): Principal 
     : faults.has('bearer-scheme-not-checked') || scheme.toLowerCase() === 'bearer';
   const token = match?.[2];
   if (!schemeOk || token === undefined) {
+    // Fault refused-scheme-revokes-token: the refusal also ends the token it carried.
+    if (token !== undefined && faults.has('refused-scheme-revokes-token')) tokens.forget(token);
     throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header must read: Bearer <access_token>');
   }
   const record = tokens.find(token);

@@ -57,6 +57,11 @@ export class TokenStore {
     return count;
   }
 
+  /** Forgets a token, as if never issued (the refused-scheme-revokes-token fault). */
+  forget(token: string): void {
+    this.#tokens.delete(token);
+  }
+
   /** The client's most recently expired token still in the store (for a renewal fault). */
   lastExpired(clientId: string): string | undefined {
     const token = this.#lastExpired.get(clientId);

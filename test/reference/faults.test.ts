@@ -437,6 +437,24 @@ const PROBES: Record<string, Probe> = {
   },
   'error-duplicate-status-code': async (s) =>
     ((await s.call(CUSTOMERS)).text.match(/"status_code"/g) ?? []).length === 1,
+  'bearer-pages-repeat-first': async (s) => {
+    const headers = await s.bearerHeaders();
+    const first = (await s.call(CUSTOMERS, { headers })).json as Envelope;
+    const next = (await s.call(`${CUSTOMERS}?page=${first.pagination.next_page}`, { headers }))
+      .json as Envelope;
+    return JSON.stringify(next.data) !== JSON.stringify(first.data);
+  },
+  'refused-scheme-revokes-token': async (s) => {
+    const headers = await s.bearerHeaders();
+    const token = String(headers.authorization).replace(/^Bearer /, '');
+    await s.call(ME, { headers: { authorization: `Basic ${token}` } });
+    return (await s.call(ME, { headers })).status === 200;
+  },
+  'near-miss-locks-api-key': async (s) => {
+    const wrong = { 'x-api-key-secret': 'not-the-secret' };
+    for (let i = 0; i < 5; i++) await s.withKey(CUSTOMERS, { headers: wrong });
+    return (await s.withKey(CUSTOMERS)).status === 200;
+  },
 };
 
 describe('named faults', () => {

@@ -72,7 +72,9 @@ export function customersPage(ctx: RequestContext): Reply {
     throw beyondLastPage(page.kind === 'huge' ? page.digits : String(page.value), totalPages);
   }
   const current = page.kind === 'huge' ? Number.MAX_SAFE_INTEGER : page.value;
-  const start = (current - 1) * size;
+  // Fault bearer-pages-repeat-first: through a bearer token every page starts at the first item.
+  const repeat = faults.has('bearer-pages-repeat-first') && ctx.req.headers.authorization !== undefined;
+  const start = repeat ? 0 : (current - 1) * size;
   let data = all.slice(start, start + size);
   if (faults.has('pages-overlap') && current > 1 && data.length > 0) {
     const previousLast = all[start - 1];
