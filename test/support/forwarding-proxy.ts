@@ -55,6 +55,7 @@ export async function startForwardingProxy(
         },
         (answer) => {
           hooks.onAnswer?.(seen);
+          answer.on('error', () => res.destroy());
           const { rewrite } = hooks;
           if (!rewrite) {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -76,6 +77,12 @@ export async function startForwardingProxy(
           });
         },
       );
+      // The upstream server closed while a request was in flight (a test ending, its run killed):
+      // the client sees its connection end, and no error escapes into the test process.
+      out.on('error', () => {
+        if (res.headersSent) res.destroy();
+        else res.writeHead(502).end();
+      });
       out.end(body);
     });
   });
