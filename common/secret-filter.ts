@@ -23,11 +23,18 @@ const SECRET_HEADERS = new Set([
 // Field names whose value is a secret wherever they appear (a target may echo request headers).
 const SECRET_FIELDS =
   'access_token|refresh_token|id_token|client_secret|api_key_secret|password|authorization|proxy-authorization|x-api-key-secret';
+// A printed curl line names where a secret comes from and holds none: a variable or a command
+// spliced in (ACCESS_TOKEN=$(curl ...), "client_secret":"'"$CLIENT_SECRET"'",
+// client_secret='"$CLIENT_SECRET"). A field whose value starts so is not redacted by name.
+const SHELL_REFERENCE = `(?!\\$\\(|\\$[A-Za-z_]|'"\\$[A-Za-z_])`;
 // "access_token": "..." in JSON (escaped quotes inside the value included).
-const JSON_FIELD = new RegExp(`("(?:${SECRET_FIELDS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
+const JSON_FIELD = new RegExp(
+  `("(?:${SECRET_FIELDS})"\\s*:\\s*)"${SHELL_REFERENCE}(?:[^"\\\\]|\\\\.)*"`,
+  'gi',
+);
 // access_token=... in a query string or form body. An empty value hides nothing (and a recorded
 // request keeps the secret after `access_token=` as its variable, which must stay next to it).
-const FORM_FIELD = new RegExp(`((?:^|[?&;\\s"])(?:${SECRET_FIELDS})=)[^&;\\s"]+`, 'gi');
+const FORM_FIELD = new RegExp(`((?:^|[?&;\\s"])(?:${SECRET_FIELDS})=)${SHELL_REFERENCE}[^&;\\s"]+`, 'gi');
 
 export interface SecretFilter {
   text(value: string): string;

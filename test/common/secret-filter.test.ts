@@ -27,6 +27,20 @@ describe('createSecretFilter', () => {
     });
   });
 
+  it('leaves a printed command whole: its shell variables and token fetch hold no secret', () => {
+    // reproductionOf's lines: a bearer request fetches its token first; a form body splices the secret.
+    const f = createSecretFilter(['configured-secret-1']);
+    const commands = [
+      `ACCESS_TOKEN=$(curl -s 'http://h/api/v1/auth/token' -H 'content-type: application/json' --data-raw '{"client_id":"'"$CLIENT_ID"'","client_secret":"'"$CLIENT_SECRET"'"}' | sed -n 's/x/p') && curl -i 'http://h/api/v1/user/me' -H "Authorization: Bearer $ACCESS_TOKEN"`,
+      `curl -i 'http://h/api/v1/auth/token' --data-raw 'grant_type=client_credentials&client_secret='"$CLIENT_SECRET"`,
+    ];
+    for (const command of commands) expect(f.text(command)).toBe(command);
+    // A value beside them is still redacted by its field's name.
+    expect(f.text(`${commands[1]} {"client_secret":"x'y"} client_secret=$`)).toBe(
+      `${commands[1]} {"client_secret":"${REDACTED}"} client_secret=${REDACTED}`,
+    );
+  });
+
   it('filters deep objects, keys included; learns secrets later and from credential headers', () => {
     const f = createSecretFilter(['top-secret-1']);
     expect(f.deep({ 'k-top-secret-1': ['top-secret-1', 3, null] })).toEqual({
