@@ -31,9 +31,11 @@ import { inInit } from './lib/init.ts';
 import { advanceClock, serverClockMs, setFeature } from './lib/k6/control.ts';
 import { bearerHeaders, issueToken, type ReadAnswer, readBounded } from './lib/k6/http.ts';
 import { inIteration } from './lib/k6/iteration.ts';
+import { recordSample } from './lib/k6/sample.ts';
 import { inSetup } from './lib/k6/setup.ts';
+import { sampleOf, samplesOf } from './lib/samples.ts';
 import { mayBeSessionExpired, VuSession } from './lib/session.ts';
-import type { K6SummaryData } from './lib/summary/k6-data.ts';
+import { allChecks, type K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
 import { buildReport } from './lib/summary/report.ts';
 
@@ -211,7 +213,29 @@ function record(read: ReadAnswer, sentAtMs: number, atMs: number): void {
       [`no change within ${plan.windowSeconds} s of the previous renewal`]: (s) => s.violation === undefined,
     });
   }
-  if (seen.violation) violations.add(1);
+  if (seen.violation) {
+    violations.add(1);
+    const v = seen.violation;
+    // The answer that changed too soon, as the evidence of FLG-02's failure (load/lib/samples.ts).
+    recordSample(
+      'violation',
+      () =>
+        sampleOf(
+          res,
+          read.body,
+          `the data changed at ${(v.atMs / 1000).toFixed(1)} s, at most ${(v.maxGapMs / 1000).toFixed(1)} s after the renewal the previous change at ${(v.previousChangeAtMs / 1000).toFixed(1)} s came from (the window is ${plan.windowSeconds} s)`,
+          'GET /v1/feature-flags',
+        ),
+      () => [...secretValues(config), session.token()],
+    );
+  }
+  if (seen.rateLimited) {
+    recordSample(
+      'rate-limited',
+      () => sampleOf(res, read.body, 'a poll answered 429', 'GET /v1/feature-flags'),
+      () => [...secretValues(config), session.token()],
+    );
+  }
 }
 
 export function tick(): void {
@@ -240,7 +264,7 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
     script: 'flag-cache',
     target: { name: config.target, apiBaseUrl: config.apiBaseUrl },
     finishedAt: new Date(),
-    ...flagCacheFindings(data.metrics, plan),
+    ...flagCacheFindings(data.metrics, plan, samplesOf(allChecks(data.root_group))),
   });
   return summaryOutputs(report, config.reportDir, secretValues(config));
 }
