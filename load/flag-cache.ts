@@ -186,7 +186,8 @@ function pollOnce(data: SetupData): void {
   );
   const atMs = cacheClockMs(data);
   pollSpan.add(atMs - sentAtMs);
-  if (renewed) renewals.add(1);
+  // 0 when not renewed: the dashboard draws a clean run's 0, not "no data" (so for every event counter).
+  renewals.add(renewed ? 1 : 0);
   record(response, sentAtMs, atMs);
 }
 
@@ -195,8 +196,10 @@ function record(read: ReadAnswer, sentAtMs: number, atMs: number): void {
   polls.add(1);
   // A body not read (the first poll, or one too big to read) is no data: the tracker skips it.
   const seen = tracker.observe({ sentAtMs, atMs, status: res.status, body: read.body });
-  if (seen.rateLimited) rateLimited.add(1);
-  else if (res.status < 200 || res.status >= 300) errors.add(1, { status: String(res.status) });
+  rateLimited.add(seen.rateLimited ? 1 : 0);
+  errors.add(!seen.rateLimited && (res.status < 200 || res.status >= 300) ? 1 : 0, {
+    status: String(res.status),
+  });
   check(res, { 'feature flags answered 200': (r) => r.status === 200 });
   if (seen.change) {
     changes.add(1, { sec: String(changeSecond(atMs, VIRTUAL_SECONDS)) });
@@ -213,8 +216,8 @@ function record(read: ReadAnswer, sentAtMs: number, atMs: number): void {
       [`no change within ${plan.windowSeconds} s of the previous renewal`]: (s) => s.violation === undefined,
     });
   }
+  violations.add(seen.violation ? 1 : 0);
   if (seen.violation) {
-    violations.add(1);
     const v = seen.violation;
     // The answer that changed too soon, as the evidence of FLG-02's failure (load/lib/samples.ts).
     recordSample(

@@ -150,14 +150,13 @@ function call(url: string, endpoint: string, name: string): Response {
     ),
   );
   const response = read.response;
-  if (renewed) {
-    renewals.add(1);
-    sessionExpired.add(1, { endpoint });
-  }
+  // 0 when nothing happened: the dashboard draws a clean run's 0, not "no data".
+  renewals.add(renewed ? 1 : 0);
+  if (renewed) sessionExpired.add(1, { endpoint });
+  rateLimited.add(response.status === 429 ? 1 : 0, { endpoint });
   userSaw(response.status < 200 || response.status >= 300, endpoint);
   keepEvidence(response, read.body, endpoint, name);
   if (response.status === 429) {
-    rateLimited.add(1, { endpoint });
     sleep(Math.min(30, retryAfterSeconds(response.headers['Retry-After'], Date.now()) ?? 1));
   }
   return response;
