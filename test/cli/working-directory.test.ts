@@ -1,7 +1,8 @@
 // The conformance CLI started from any working directory (issue 33): vitest finds this project's
 // configuration from the CLI's own place (src/runner/project-root.ts), not from the working
 // directory, where it answered "No projects matched the filter "conformance"" and ran nothing. The
-// reports still go where docs/reports.md says: reports/ of the working directory.
+// reports still go where docs/reports.md says: reports/ of the working directory. The fault matrix
+// (src/runner/variants.ts) had the same fault.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,17 @@ describe('npm run conformance from another folder', () => {
     // Named as the working directory sees them.
     expect(output).toContain('reports: reports/results.json');
   }, 120_000);
+
+  it('npm run faults too: the suites are found from the project, not the working directory', async () => {
+    // Before: "Cannot find module '<cwd>/suites/pets.test.ts?variant=0'" for every suite, fault not caught.
+    const run = await runTs('src/cli/faults.ts', ['--fault', 'flags-html'], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(run.stdout + run.stderr).not.toContain('Cannot find module');
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('1 of 1 faults caught by a check of their rule');
+  }, 180_000);
 
   it('--version names the suite from anywhere', async () => {
     const run = await runTs('src/cli/conformance.ts', ['--version'], {
