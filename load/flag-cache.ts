@@ -31,9 +31,11 @@ import { inInit } from './lib/init.ts';
 import { advanceClock, serverClockMs, setFeature } from './lib/k6/control.ts';
 import { bearerHeaders, issueToken, type ReadAnswer, readBounded } from './lib/k6/http.ts';
 import { inIteration } from './lib/k6/iteration.ts';
+import { recordSample } from './lib/k6/sample.ts';
 import { inSetup } from './lib/k6/setup.ts';
+import { sampleOf, samplesOf } from './lib/samples.ts';
 import { mayBeSessionExpired, VuSession } from './lib/session.ts';
-import type { K6SummaryData } from './lib/summary/k6-data.ts';
+import { allChecks, type K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
 import { buildReport } from './lib/summary/report.ts';
 
@@ -184,7 +186,8 @@ function pollOnce(data: SetupData): void {
   );
   const atMs = cacheClockMs(data);
   pollSpan.add(atMs - sentAtMs);
-  if (renewed) renewals.add(1);
+  // 0 when not renewed: the dashboard draws a clean run's 0, not "no data" (so for every event counter).
+  renewals.add(renewed ? 1 : 0);
   record(response, sentAtMs, atMs);
 }
 
@@ -193,8 +196,10 @@ function record(read: ReadAnswer, sentAtMs: number, atMs: number): void {
   polls.add(1);
   // A body not read (the first poll, or one too big to read) is no data: the tracker skips it.
   const seen = tracker.observe({ sentAtMs, atMs, status: res.status, body: read.body });
-  if (seen.rateLimited) rateLimited.add(1);
-  else if (res.status < 200 || res.status >= 300) errors.add(1, { status: String(res.status) });
+  rateLimited.add(seen.rateLimited ? 1 : 0);
+  errors.add(!seen.rateLimited && (res.status < 200 || res.status >= 300) ? 1 : 0, {
+    status: String(res.status),
+  });
   check(res, { 'feature flags answered 200': (r) => r.status === 200 });
   if (seen.change) {
     changes.add(1, { sec: String(changeSecond(atMs, VIRTUAL_SECONDS)) });
@@ -211,7 +216,29 @@ function record(read: ReadAnswer, sentAtMs: number, atMs: number): void {
       [`no change within ${plan.windowSeconds} s of the previous renewal`]: (s) => s.violation === undefined,
     });
   }
-  if (seen.violation) violations.add(1);
+  violations.add(seen.violation ? 1 : 0);
+  if (seen.violation) {
+    const v = seen.violation;
+    // The answer that changed too soon, as the evidence of FLG-02's failure (load/lib/samples.ts).
+    recordSample(
+      'violation',
+      () =>
+        sampleOf(
+          res,
+          read.body,
+          `the data changed at ${(v.atMs / 1000).toFixed(1)} s, at most ${(v.maxGapMs / 1000).toFixed(1)} s after the renewal the previous change at ${(v.previousChangeAtMs / 1000).toFixed(1)} s came from (the window is ${plan.windowSeconds} s)`,
+          'GET /v1/feature-flags',
+        ),
+      () => [...secretValues(config), session.token()],
+    );
+  }
+  if (seen.rateLimited) {
+    recordSample(
+      'rate-limited',
+      () => sampleOf(res, read.body, 'a poll answered 429', 'GET /v1/feature-flags'),
+      () => [...secretValues(config), session.token()],
+    );
+  }
 }
 
 export function tick(): void {
@@ -240,7 +267,7 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
     script: 'flag-cache',
     target: { name: config.target, apiBaseUrl: config.apiBaseUrl },
     finishedAt: new Date(),
-    ...flagCacheFindings(data.metrics, plan),
+    ...flagCacheFindings(data.metrics, plan, samplesOf(allChecks(data.root_group))),
   });
   return summaryOutputs(report, config.reportDir, secretValues(config));
 }

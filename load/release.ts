@@ -22,11 +22,19 @@ import {
 import { inInit } from './lib/init.ts';
 import { bearerHeaders, get, issueToken, type Response, readBounded } from './lib/k6/http.ts';
 import { inIteration } from './lib/k6/iteration.ts';
+import { recordSample } from './lib/k6/sample.ts';
 import { inSetup } from './lib/k6/setup.ts';
 import { pageCount } from './lib/pages.ts';
-import { readReleasePlan, releaseThresholds, USER_ERRORS, USERS_SCENARIO } from './lib/release-plan.ts';
+import {
+  readReleasePlan,
+  releaseThresholdSamples,
+  releaseThresholds,
+  USER_ERRORS,
+  USERS_SCENARIO,
+} from './lib/release-plan.ts';
+import { sampleOf, samplesOf } from './lib/samples.ts';
 import { mayBeSessionExpired, VuSession } from './lib/session.ts';
-import type { K6SummaryData } from './lib/summary/k6-data.ts';
+import { allChecks, type K6SummaryData } from './lib/summary/k6-data.ts';
 import { summaryOutputs } from './lib/summary/outputs.ts';
 import { buildReport } from './lib/summary/report.ts';
 
@@ -51,6 +59,36 @@ const userErrorCount = new Counter('release_user_errors');
 function userSaw(failed: boolean, endpoint: string): void {
   userErrors.add(failed, { endpoint });
   userErrorCount.add(failed ? 1 : 0, { endpoint });
+}
+
+/**
+ * The first failed and the first slow answer of each endpoint (per user), kept as the evidence of the
+ * thresholds they count in (load/lib/samples.ts); secrets, the user's token included, removed.
+ */
+function keepEvidence(response: Response, body: string | null, endpoint: string, request: string): void {
+  // Only when a sample is kept: the user's token is there (its requests went out with it).
+  const secrets = () => [...secretValues(config), session.token()];
+  if (response.status < 200 || response.status >= 300) {
+    recordSample(
+      `errors:${endpoint}`,
+      () => sampleOf(response, body, `a user saw HTTP ${response.status} (after renewals)`, request),
+      secrets,
+    );
+  }
+  const ms = response.timings.duration;
+  if (ms >= plan.p95Ms) {
+    recordSample(
+      `slow:${endpoint}`,
+      () =>
+        sampleOf(
+          response,
+          body,
+          `answered in ${ms.toFixed(1)} ms (p(95) must stay under ${plan.p95Ms} ms)`,
+          request,
+        ),
+      secrets,
+    );
+  }
 }
 const rateLimited = new Counter('release_rate_limited');
 
@@ -112,13 +150,13 @@ function call(url: string, endpoint: string, name: string): Response {
     ),
   );
   const response = read.response;
-  if (renewed) {
-    renewals.add(1);
-    sessionExpired.add(1, { endpoint });
-  }
+  // 0 when nothing happened: the dashboard draws a clean run's 0, not "no data".
+  renewals.add(renewed ? 1 : 0);
+  if (renewed) sessionExpired.add(1, { endpoint });
+  rateLimited.add(response.status === 429 ? 1 : 0, { endpoint });
   userSaw(response.status < 200 || response.status >= 300, endpoint);
+  keepEvidence(response, read.body, endpoint, name);
   if (response.status === 429) {
-    rateLimited.add(1, { endpoint });
     sleep(Math.min(30, retryAfterSeconds(response.headers['Retry-After'], Date.now()) ?? 1));
   }
   return response;
@@ -150,6 +188,7 @@ function iteration(totalPages: number | undefined): void {
       { name: 'GET /pets', endpoint: 'pets' },
     );
     userSaw(!check(pets, { 'pets 200': (r) => r.status === 200 }), 'pets');
+    keepEvidence(pets, null, 'pets', 'GET /pets');
   }
 
   sleep(plan.thinkSeconds * (0.5 + Math.random()));
@@ -186,6 +225,7 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
       },
       { label: '429 answers', value: String(count('release_rate_limited')) },
     ],
+    thresholdSamples: releaseThresholdSamples(samplesOf(allChecks(data.root_group))),
   });
   return summaryOutputs(report, config.reportDir, secretValues(config));
 }

@@ -2,12 +2,16 @@
 // and 429s, as figures and verdicts. Pure (k6 summary data in, report parts out).
 import { type FlagObservation, PAIR_SPREAD_FRACTION } from '../../common/flag-window.ts';
 import { type FlagPlan, pollRate } from './flag-plan.ts';
+import type { Sample } from './samples.ts';
 import type { K6Metric } from './summary/k6-data.ts';
 import type { Figure, Verdict } from './summary/report.ts';
 
 type Metrics = Readonly<Record<string, K6Metric | undefined>>;
 
 const count = (metrics: Metrics, name: string): number => metrics[name]?.values.count ?? 0;
+
+/** A failed finding's sample, when it failed and a poller kept one. */
+const sampleIf = (failed: boolean, sample: Sample | undefined) => (failed && sample ? { sample } : {});
 
 /** Seconds (of the server's clock) at which pollers saw the data change, with how many saw it. */
 export function changeTimes(metrics: Metrics): { second: number; pollers: number }[] {
@@ -29,9 +33,14 @@ export function pairEvidence(seen: FlagObservation): 'tested' | 'blurred' | unde
   return seen.pair.tested || seen.violation ? 'tested' : 'blurred';
 }
 
+/**
+ * `samples`: the pollers' evidence by kind (load/lib/samples.ts): `violation`, the answer that
+ * changed too soon; `rate-limited`, a 429. Each failed finding shows its own.
+ */
 export function flagCacheFindings(
   metrics: Metrics,
   plan: FlagPlan,
+  samples: ReadonlyMap<string, Sample> = new Map(),
 ): {
   figures: Figure[];
   verdicts: Verdict[];
@@ -94,6 +103,7 @@ export function flagCacheFindings(
         ? `${violations} violation(s)`
         : (tooNoisy ??
           'no poller saw two renewals, so no window was put to the test: run for longer, or against the reference server (it switches flags)'),
+      ...sampleIf(violations > 0, samples.get('violation')),
     },
     {
       name: 'polling stays below the rate limiter',
@@ -102,6 +112,7 @@ export function flagCacheFindings(
         limited === 0
           ? 'no 429'
           : `${limited} polls answered 429: lower FLAG_VUS or raise FLAG_POLL_INTERVAL`,
+      ...sampleIf(limited > 0, samples.get('rate-limited')),
     },
   ];
   const notes = plan.toggleFeatures.length

@@ -2,6 +2,7 @@
 // run must hold. Pure: the script turns the plan into k6 options.
 import { type EnvMap, envDuration, envNumber, k6Duration } from './env.ts';
 import { PROFILES, type ProfileName, readProfile } from './profile.ts';
+import type { Sample } from './samples.ts';
 
 export { PROFILES, type ProfileName };
 
@@ -148,4 +149,27 @@ export function releaseThresholds(plan: ReleasePlan): Record<string, string[]> {
     thresholds[`${USER_ERRORS}{endpoint:${endpoint}}`] = [errors];
   }
   return thresholds;
+}
+
+/**
+ * The users' samples (load/lib/samples.ts: `errors:<endpoint>` the first failed answer, `slow:<endpoint>`
+ * the first answer over the p95 limit) as the evidence of the thresholds they count in: each
+ * endpoint's own, and the first of any endpoint for the overall ones.
+ */
+export function releaseThresholdSamples(samples: ReadonlyMap<string, Sample>): Map<string, Sample> {
+  const byMetric = new Map<string, Sample>();
+  for (const [kind, sample] of [...samples].sort(([a], [b]) => a.localeCompare(b))) {
+    const [what, endpoint] = kind.split(':');
+    if (!endpoint) continue;
+    const [own, overall] =
+      what === 'errors'
+        ? [`${USER_ERRORS}{endpoint:${endpoint}}`, USER_ERRORS]
+        : what === 'slow'
+          ? [`http_req_duration{endpoint:${endpoint}}`, `http_req_duration{scenario:${USERS_SCENARIO}}`]
+          : [];
+    if (!own || !overall) continue;
+    byMetric.set(own, sample);
+    if (!byMetric.has(overall)) byMetric.set(overall, sample);
+  }
+  return byMetric;
 }

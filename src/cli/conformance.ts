@@ -17,6 +17,7 @@ import { toolOf } from '../report/tool.ts';
 import { AREAS, type Area, findRule } from '../rules/catalogue.ts';
 import { tagsFilterOf } from '../rules/tags.ts';
 import { handleInterrupts } from '../runner/interrupts.ts';
+import { PROJECT_ROOT } from '../runner/project-root.ts';
 import { settleColor } from './color.ts';
 import { exitAfterOutput } from './exit.ts';
 import {
@@ -104,13 +105,16 @@ async function main(): Promise<void> {
   // .env's values of the variables read where they are used (the reports folder, the generated
   // requests' seed and budget) count as the environment's do (src/config/env-file.ts).
   applyEnvFile();
+  // The reports folder is relative to the working directory (docs/reports.md); vitest runs in the
+  // project's folder wherever the command starts, so its reporter is told the folder whole.
+  process.env.CONFORMANCE_REPORTS_DIR = resolve(reportsDir());
   const args = parse();
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   if (args.version) {
-    const tool = toolOf(process.cwd());
+    const tool = toolOf(PROJECT_ROOT);
     process.stdout.write(`${tool.name} ${tool.version}\n`);
     return;
   }

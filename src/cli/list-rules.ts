@@ -6,9 +6,15 @@ import { invariantChecks } from '../checks/invariants.ts';
 import { type OperationInfo, operations } from '../contract/index.ts';
 import { RULES } from '../rules/catalogue.ts';
 import { rulesOfTags } from '../rules/tags.ts';
+import { PROJECT_VITEST } from '../runner/project-root.ts';
 
 export async function collectCoverage(): Promise<Map<string, string[]>> {
-  const vitest = await createVitest('test', { project: ['conformance'], watch: false, reporters: [] });
+  const vitest = await createVitest('test', {
+    ...PROJECT_VITEST,
+    project: ['conformance'],
+    watch: false,
+    reporters: [],
+  });
   try {
     const { testModules } = await vitest.collect();
     const coverage = new Map<string, string[]>();
@@ -31,7 +37,12 @@ export async function collectCoverage(): Promise<Map<string, string[]>> {
 
 /** Every check id of the suites (collected, no request sent) and of the invariants. */
 export async function collectCheckIds(): Promise<string[]> {
-  const vitest = await createVitest('test', { project: ['conformance'], watch: false, reporters: [] });
+  const vitest = await createVitest('test', {
+    ...PROJECT_VITEST,
+    project: ['conformance'],
+    watch: false,
+    reporters: [],
+  });
   try {
     const { testModules } = await vitest.collect();
     const ids = testModules.flatMap((m) =>

@@ -39,3 +39,27 @@ export function removeTemporaryFiles(): void {
   for (const path of pending) rmSync(path, { force: true });
   pending.clear();
 }
+
+/**
+ * Writes several files as one set: every text goes to its temporary file first, then all are
+ * renamed into place in one synchronous step, with `before` (setting the last set aside) in that
+ * same step. A run that dies while writing leaves the last set whole; a forced exit, which runs
+ * between JavaScript steps, finds the old set or the new one, never a mix.
+ */
+export function writeSetAtomic(files: ReadonlyArray<readonly [string, string]>, before: () => void): void {
+  const staged: Array<[string, string]> = [];
+  try {
+    for (const [path, text] of files) {
+      const temporary = reserveTemporaryPath(path);
+      staged.push([temporary, path]);
+      writeFileSync(temporary, text, { flush: true });
+    }
+    before();
+    for (const [temporary, path] of staged) renameSync(temporary, path);
+  } finally {
+    for (const [temporary] of staged) {
+      rmSync(temporary, { force: true });
+      pending.delete(temporary);
+    }
+  }
+}

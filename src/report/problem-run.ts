@@ -1,11 +1,12 @@
 // The reports of a run that stopped before any check (the target cannot be reached): the same four
 // files as a finished run, with the reason as a run problem and exit code 2, so a nightly job's
 // artifact and step summary say why nothing was checked.
+import { fileURLToPath } from 'node:url';
 import { createSecretFilter } from '../../common/secret-filter.ts';
 import { buildResults } from './results.ts';
 import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
-import { rotateReports, writeReports } from './write-reports.ts';
+import { writeReports } from './write-reports.ts';
 
 export interface ProblemRun {
   dir: string;
@@ -19,7 +20,8 @@ export interface ProblemRun {
 export async function writeProblemRun(run: ProblemRun): Promise<ConformanceResults> {
   const finishedAt = new Date();
   const built = buildResults({
-    tool: toolOf(process.cwd()),
+    // The project's own package.json, wherever the command was started.
+    tool: toolOf(fileURLToPath(new URL('../../', import.meta.url))),
     target: run.target,
     startedAt: run.startedAt,
     finishedAt,
@@ -31,7 +33,6 @@ export async function writeProblemRun(run: ProblemRun): Promise<ConformanceResul
     problems: [run.problem],
   });
   const scrubber = createSecretFilter(run.secrets);
-  await rotateReports(run.dir);
   // The same writer as a finished run's: the problem is one error case, so CI shows the run failed.
   return writeReports(run.dir, built, scrubber);
 }

@@ -19,7 +19,6 @@ import type { HandedOver, TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
 import { conformanceArgs, runReplayCommand } from '../generate/replay.ts';
-import { writeFileAtomic } from './atomic-write.ts';
 import { matchesCheck } from './check-globs.ts';
 import { collect, SELF_PROJECT } from './collect.ts';
 import { renderConsoleTable } from './console-table.ts';
@@ -31,7 +30,7 @@ import { buildResults } from './results.ts';
 import { acquireRunLock, releaseRunLock } from './run-lock.ts';
 import { toolOf } from './tool.ts';
 import type { ConformanceResults } from './types.ts';
-import { REPORT_FILES, rotateReports, writeReports } from './write-reports.ts';
+import { REPORT_FILES, writeReports } from './write-reports.ts';
 import '../checks/meta.ts';
 import { jsonText } from '../../common/safe-text.ts';
 import { firstLine } from '../client/errors.ts';
@@ -97,7 +96,10 @@ export default class ConformanceReporter implements Reporter {
     await this.prepareFolder();
   }
 
-  /** Locks the folder (the CLI has already, unless vitest runs directly), then rotates. */
+  /**
+   * Locks the folder (the CLI has already, unless vitest runs directly). The last run's reports stay
+   * in place until this run has a verdict (write-reports.ts).
+   */
   private async prepareFolder(): Promise<void> {
     try {
       // A folder that cannot be made is named as such, not as a lock that could not be taken.
@@ -107,7 +109,6 @@ export default class ConformanceReporter implements Reporter {
         this.print(`\nconformance reporter: ${this.lockedOut}; this run writes no report\n`);
         return;
       }
-      await rotateReports(this.dir);
     } catch (error) {
       this.warn('prepare the reports folder', error);
     }
@@ -204,6 +205,10 @@ export default class ConformanceReporter implements Reporter {
           : {}),
       });
       const interrupted = signal ? { ...built, exitCode: SIGNAL_EXIT_CODES[signal] } : built;
+      // The run's traffic for a reviewer (--har FILE, reports/run.har in CI), from the redacted
+      // results, written with the reports as one set.
+      const har = harPathOf(handedOver?.har, this.dir, process.env);
+      if (har) await mkdir(dirname(har), { recursive: true });
       const results = await writeReports(
         this.dir,
         interrupted,
@@ -212,16 +217,11 @@ export default class ConformanceReporter implements Reporter {
         {
           ...(handedOver?.baseline ? { baseline: handedOver.baseline } : {}),
           ...(handedOver?.historyDir ? { historyDir: handedOver.historyDir } : {}),
+          // As results.json: C1 controls and bidirectional marks escaped (a terminal may show the file).
+          ...(har ? { har: { path: har, render: (r) => jsonText(renderHar(r, scrubber.deep)) } } : {}),
         },
       );
-      // The run's traffic for a reviewer (--har FILE, reports/run.har in CI), from the redacted results.
-      const har = harPathOf(handedOver?.har, this.dir, process.env);
-      if (har) {
-        await mkdir(dirname(har), { recursive: true });
-        // As results.json: C1 controls and bidirectional marks escaped (a terminal may show the file).
-        await writeFileAtomic(har, jsonText(renderHar(results, scrubber.deep)));
-        this.harPath = har;
-      }
+      if (har) this.harPath = har;
       this.conformanceResults = results;
       this.print(
         renderConsoleTable(results, this.reportPaths(), this.besideSelfTests ? 'self-tests' : undefined),

@@ -1,13 +1,14 @@
-// Writes results.json, summary.md and index.html into the reports folder. The previous results
-// move aside when a run starts, so a run that dies leaves no stale report behind and the next
-// summary still compares with the last finished run. Every file is written atomically
-// (atomic-write.ts): a reader sees the old file or the new one, never a truncated one.
-import { rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+// Writes results.json, summary.md, index.html and junit.xml into the reports folder, as one set and
+// only once the run has a verdict (an interrupted run's is one): the files are written under
+// temporary names and renamed into place together (atomic-write.ts), the last results.json becoming
+// previous-results.json in the same step. A run that dies before its verdict (killed, a
+// configuration error) leaves the last run's set as it was, whole (issue 33).
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { jsonText } from '../../common/safe-text.ts';
 import type { SecretFilter } from '../../common/secret-filter.ts';
 import { firstLine } from '../client/errors.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeSetAtomic } from './atomic-write.ts';
 import { comparisonPointPath, keepComparisonPoint } from './comparison-point.ts';
 import { diffRuns, notComparable, type PreviousRun, readPrevious } from './history.ts';
 import { renderHtml } from './html.ts';
@@ -44,20 +45,13 @@ function withQuotesCut(results: ConformanceResults): ConformanceResults {
   };
 }
 
-/** At the start of a run: the last results become the previous ones; stale pages go. */
-export async function rotateReports(dir: string): Promise<void> {
-  await makeFolder(dir);
-  await rename(join(dir, REPORT_FILES.results), join(dir, REPORT_FILES.previous)).catch(() => undefined);
-  // junit.xml too: a run killed outright must not leave the last run's test report looking like its own.
-  await Promise.all(
-    [REPORT_FILES.summary, REPORT_FILES.html, REPORT_FILES.junit].map((f) =>
-      rm(join(dir, f), { force: true }),
-    ),
-  );
-}
+/** The HAR written with a run's reports when it names none (CI's default, src/report/har.ts). */
+export const DEFAULT_HAR = 'run.har';
 
-/** What a run is compared with. */
+/** What a run is compared with, and what it writes beside its reports. */
 export interface ReportOptions {
+  /** The run's exchanges as HAR, from the results as written (redacted): written with the set. */
+  har?: { path: string; render: (results: ConformanceResults) => string };
   /** A results file pinned as the comparison point (--baseline FILE), in place of the target's last complete run. */
   baseline?: string;
   /** The folder whose history/ holds the comparison point, when not `dir` (a selection's reports go to filtered/). */
@@ -93,7 +87,10 @@ async function comparisonPoint(
   if (point.previous && !point.previous.incomplete && !notComparable(point.previous, built)) {
     return { previous: point.previous };
   }
-  const previousPath = join(dir, REPORT_FILES.previous);
+  // The last run's results.json, still in place (a folder from before history/ existed, or a CI
+  // cache that restored it alone); previous-results.json when a run of old removed it.
+  const lastPath = join(dir, REPORT_FILES.results);
+  const previousPath = existsSync(lastPath) ? lastPath : join(dir, REPORT_FILES.previous);
   const read = await readPrevious(previousPath);
   if (read.unreadable)
     note(`the previous results ${previousPath} ${read.unreadable}: this run has no history`);
@@ -136,14 +133,25 @@ export async function writeReports(
   // JSON's escaping and the quoting of the curl lines).
   const results = withQuotesCut(scrubber.deep(withHistory));
   await makeFolder(dir);
-  // results.json last of these four: a reader that finds it finds this run's summary.md, index.html
-  // and junit.xml beside it. The CLI's exit code does not read it.
-  await writeFileAtomic(join(dir, REPORT_FILES.summary), renderSummary(results));
   const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target, note));
-  await writeFileAtomic(join(dir, REPORT_FILES.html), renderHtml(results, loadRuns));
-  // JUnit from the same results, once: its counts are the other reports' counts.
-  await writeFileAtomic(join(dir, REPORT_FILES.junit), renderJunit(results));
-  await writeFileAtomic(join(dir, REPORT_FILES.results), `${jsonText(results, 2)}\n`);
+  // results.json last of these: a reader that finds it finds this run's summary.md, index.html and
+  // junit.xml beside it. The CLI's exit code does not read it.
+  const files: Array<readonly [string, string]> = [
+    [join(dir, REPORT_FILES.summary), renderSummary(results)],
+    [join(dir, REPORT_FILES.html), renderHtml(results, loadRuns)],
+    // JUnit from the same results, once: its counts are the other reports' counts.
+    [join(dir, REPORT_FILES.junit), renderJunit(results)],
+    [join(dir, REPORT_FILES.results), `${jsonText(results, 2)}\n`],
+  ];
+  if (options.har) files.unshift([options.har.path, options.har.render(results)]);
+  const lastResults = join(dir, REPORT_FILES.results);
+  const defaultHar = join(dir, DEFAULT_HAR);
+  writeSetAtomic(files, () => {
+    if (existsSync(lastResults)) renameSync(lastResults, join(dir, REPORT_FILES.previous));
+    // The last run's default HAR is not this run's traffic: it goes with the rest of its set.
+    if (!options.har || resolve(options.har.path) !== resolve(defaultHar))
+      rmSync(defaultHar, { force: true });
+  });
   await keepComparisonPoint(dir, results).catch((error: unknown) =>
     note(`this run could not be kept as the comparison point of its target: ${firstLine(error)}`),
   );

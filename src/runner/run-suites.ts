@@ -6,6 +6,7 @@ import { createVitest, type TestModule } from 'vitest/node';
 import type { HandedOver } from '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
 import type { InterruptHandling } from './interrupts.ts';
+import { PROJECT_VITEST } from './project-root.ts';
 import { uncoloured } from './uncoloured.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -46,6 +47,7 @@ export async function runSuites(
   const vitest = await createVitest(
     'test',
     {
+      ...PROJECT_VITEST,
       project: ['conformance'],
       watch: false,
       run: true,

@@ -22,6 +22,7 @@ import { AREAS, type Area } from '../rules/catalogue.ts';
 import { conformanceTags } from '../rules/tags.ts';
 import '../checks/meta.ts';
 import { firstLine } from '../client/errors.ts';
+import { PROJECT_ROOT } from './project-root.ts';
 
 export interface Variant {
   name: string;
@@ -111,7 +112,9 @@ function evidenceOf(module: TestModule) {
 }
 
 /** The module id of one variant's copy of an area's suite. */
-const copyOf = (area: Area, variant: number) => `${resolve(`suites/${area}.test.ts`)}?variant=${variant}`;
+// From the project's folder, not the working directory (npm run faults started elsewhere, issue 33).
+const copyOf = (area: Area, variant: number) =>
+  `${resolve(PROJECT_ROOT, `suites/${area}.test.ts`)}?variant=${variant}`;
 
 export async function runVariants(variants: readonly Variant[]): Promise<VariantOutcome[]> {
   const settings = loadSettings({ ...process.env, CONFORMANCE_TARGET: 'local' }, { envFile: false });
@@ -122,7 +125,7 @@ export async function runVariants(variants: readonly Variant[]): Promise<Variant
   const vitest = await createVitest(
     'test',
     // Two workers, no isolation: the suites keep no global state between files.
-    { config: false, watch: false, reporters: [{}], maxWorkers: 2 },
+    { config: false, root: PROJECT_ROOT, watch: false, reporters: [{}], maxWorkers: 2 },
     {
       test: {
         projects: [

@@ -5,7 +5,7 @@
 // the page and summary whole, junit.xml well-formed), at every moment the reader looked, and the exit
 // code must be the one the reports state (130 SIGINT, 143 SIGTERM). Fails when a report is written
 // in place instead of atomically (src/report/atomic-write.ts): the reader then sees it half-written.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -25,7 +25,7 @@ const ARGS = ['--area', 'errors', '--area', 'user'];
 type Kind = 'SIGINT' | 'SIGTERM' | 'SIGINT twice' | 'SIGKILL';
 interface Trial {
   kind: Kind;
-  /** Counted from the child's start (loading, set-up), or from its checks' start (reports rotated). */
+  /** Counted from the child's start (loading, set-up), or from its checks' start (vitest's RUN). */
   from: 'start' | 'checks';
   delayMs: number;
   secondDelayMs: number;
@@ -35,7 +35,7 @@ let server: RunningReferenceServer;
 let root: string;
 let seedDir: string;
 let runMs = 5000;
-/** How long the checks of a whole run take, from the rotation of the reports to their writing. */
+/** How long the checks of a whole run take, from their start to the writing of the reports. */
 let checksMs = 3000;
 let seedStartedAt = '';
 
@@ -67,6 +67,8 @@ interface Outcome {
   stated: number | undefined;
   /** The folder is as the previous run left it: this run never reached its reports. */
   untouched: boolean;
+  /** Every report of the previous run is still there, byte for byte, and no other report is. */
+  sameAsSeed: boolean;
   seen: string[];
   after: string[];
   output: string;
@@ -98,9 +100,10 @@ async function runTrial(trial: Trial, index: number): Promise<Outcome> {
   };
   if (trial.from === 'start') timers.push(setTimeout(interrupt, trial.delayMs));
   else {
-    // The run has started its checks once it has moved the previous results aside.
+    // The run has started its checks once vitest says RUN (the reports stay as they were until the
+    // run has a verdict: nothing in the folder marks the start).
     const started = setInterval(() => {
-      if (existsSync(join(dir, 'previous-results.json')) || run.exited()) {
+      if (/\bRUN\b/.test(run.output()) || run.exited()) {
         clearInterval(started);
         timers.push(setTimeout(interrupt, trial.delayMs));
       }
@@ -119,17 +122,35 @@ async function runTrial(trial: Trial, index: number): Promise<Outcome> {
     signal,
     stated: stated && stated.startedAt !== seedStartedAt ? stated.exitCode : undefined,
     untouched: stated?.startedAt === seedStartedAt,
+    sameAsSeed: sameReports(seedDir, dir),
     seen: [...seen],
     after: reportsProblems(dir),
     output,
   };
 }
 
+/** The report files of two folders, byte for byte. */
+function sameReports(a: string, b: string): boolean {
+  const reports = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => REPORTS.includes(f))
+      .sort();
+  const names = reports(a);
+  return (
+    names.join() === reports(b).join() &&
+    names.every((f) => readFileSync(join(a, f)).equals(readFileSync(join(b, f))))
+  );
+}
+
 /** What is wrong with one trial's ending, or undefined. */
 function verdict(o: Outcome): string | undefined {
   if (o.seen.length) return `a reader saw ${o.seen.join('; ')}`;
   if (o.after.length) return `left ${o.after.join('; ')}`;
-  if (o.signal === 'SIGKILL') return undefined;
+  // Killed before its verdict: the last run's reports stand as they were, whole (issue 33).
+  if (o.signal === 'SIGKILL')
+    return o.stated !== undefined || o.sameAsSeed ? undefined : 'killed, yet the last reports changed';
+  // Ended at once by a second Ctrl-C before its reports: the same.
+  if (o.stated === undefined && !o.sameAsSeed) return 'ended without its reports, yet the last ones changed';
   // A signal in the first moment, before the CLI has even loaded, ends it the usual way (the shell
   // reports 128 + the signal): nothing was sent and nothing written, the last reports stand.
   const sent = o.trial.kind === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';

@@ -68,13 +68,36 @@ describe('the dashboard layout of each script', () => {
         ...[...text.matchAll(/new Rate\(([A-Za-z_']+)\)/g)].map((m) => m[1]?.replace(/'/g, '')),
         ...[...text.matchAll(/export const USER_ERRORS = '([a-z_]+)'/g)].map((m) => m[1]),
       ]);
-      const [own] = dashboardConfig(script).tabs;
-      for (const panel of own?.sections.flatMap((s) => s.panels) ?? []) {
+      // Every tab's charts, k6's own included: its http_req_failed chart drew 0-10000 % (seen rendered).
+      const charts = dashboardConfig(script)
+        .tabs.flatMap((t) => t.sections.flatMap((s) => s.panels))
+        .filter((p) => p.kind === 'chart');
+      for (const panel of charts) {
         for (const { query } of panel.series) {
           const metric = /^([a-z0-9_]*)\[/.exec(query)?.[1] ?? '';
           expect(rates.has(metric), `${script} ${panel.title}: ${query} draws a Rate`).toBe(false);
           if (/violations|renewals|rate_limited|errors/.test(metric))
             expect(query, `${script} ${panel.title}`).toMatch(/&& count\]$/);
+        }
+      }
+    }
+  });
+
+  // A counter no request added to has no series: its panel read "no data" in every clean run (seen
+  // rendered: renewals, 429s, violations, errors). The scripts add 0 when nothing happened.
+  it('every event counter a chart draws is added to on every request, 0 when nothing happened', () => {
+    for (const script of Object.keys(LOAD_SCRIPTS) as (keyof typeof LOAD_SCRIPTS)[]) {
+      const text = scriptText(script);
+      const [own] = dashboardConfig(script).tabs;
+      for (const panel of own?.sections.flatMap((s) => s.panels) ?? []) {
+        for (const { query } of panel.series) {
+          const metric = /^([a-z0-9_]*)\[\?!tags && count\]$/.exec(query)?.[1];
+          if (!metric) continue;
+          const variable = new RegExp(`const (\\w+) = new Counter\\('${metric}'\\)`).exec(text)?.[1];
+          expect(variable, `${script}: ${metric} is a Counter of the script`).toBeDefined();
+          expect(text, `${script} ${panel.title}: ${metric}`).toMatch(
+            new RegExp(`${variable}\\.add\\([^;]*\\? 1 : 0`),
+          );
         }
       }
     }

@@ -1,6 +1,6 @@
 // The comparison point (src/report/comparison-point.ts): the last complete, unfiltered run against
 // the same target. Runs in the order a week of nights brings them, each through the writer every run
-// uses (rotateReports at the start, writeReports at the end). Issue 33: a wrong-secret, interrupted
+// uses (writeReports, once the run has its verdict). Issue 33: a wrong-secret, interrupted
 // or --rule run became the point, so the next full run listed ~140 lines "absent -> passed"; two bad
 // runs in a row lost the good point; local runs never compared (the port changes); an interrupted
 // page called itself a "subset run".
@@ -13,7 +13,7 @@ import { comparisonPointPath, notAComparisonPoint, targetKey } from '../../src/r
 import { renderHtml } from '../../src/report/html.ts';
 import { renderSummary } from '../../src/report/summary-md.ts';
 import type { ConformanceResults } from '../../src/report/types.ts';
-import { REPORT_FILES, rotateReports, writeReports } from '../../src/report/write-reports.ts';
+import { REPORT_FILES, writeReports } from '../../src/report/write-reports.ts';
 import { AREAS } from '../../src/rules/catalogue.ts';
 import { FIXTURE_CHECKS, fixtureResults } from './fixture.ts';
 
@@ -30,7 +30,6 @@ async function folder(): Promise<string> {
 
 /** One run through the writer, as the reporter drives it. */
 async function night(dir: string, results: ConformanceResults, baseline?: string) {
-  await rotateReports(dir);
   const notes: string[] = [];
   const written = await writeReports(
     dir,

@@ -11,7 +11,7 @@ import { renderConsoleTable } from '../../src/report/console-table.ts';
 import { renderHar } from '../../src/report/har.ts';
 import { escapeHtml } from '../../src/report/html.ts';
 import { readBackHar } from '../../src/report/read-back.ts';
-import { rotateReports, writeReports } from '../../src/report/write-reports.ts';
+import { writeReports } from '../../src/report/write-reports.ts';
 import { AREAS } from '../../src/rules/catalogue.ts';
 import { fixtureResults, SECRET_LIST, SECRETS } from './fixture.ts';
 
@@ -53,7 +53,6 @@ describe('secret scan of the reports', () => {
     // the first is a complete run and becomes the comparison point (history/).
     const complete = () => fixtureResults({ areas: [...AREAS] });
     await writeReports(dir, complete(), scrubber);
-    await rotateReports(dir);
     const written = await writeReports(dir, complete(), scrubber);
     const point = comparisonPointPath(dir, written.target);
     const files = [...(await readdir(dir)).filter((f) => f !== 'history'), relative(dir, point)];

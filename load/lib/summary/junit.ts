@@ -2,10 +2,16 @@
 // The cases are described here; the one JUnit writer (common/junit.ts) writes them.
 import { type JunitCase, renderJunitXml } from '../../../common/junit.ts';
 import { xmlText } from '../../../common/safe-text.ts';
+import type { Sample } from '../samples.ts';
 import { type LoadReport, rulesOfVerdict } from './report.ts';
 
 /** XML text and attributes (the one XML escaper, common/safe-text.ts). */
 export const escapeXml = xmlText;
+
+/** A failed finding's sample, in one line of a failure message. */
+function sampleText(s: Sample): string {
+  return `first such answer${s.request ? ` to ${s.request}` : ''}: HTTP ${s.status}${s.body ? ` ${s.body.slice(0, 300)}` : ''}`;
+}
 
 interface Case {
   classname: string;
@@ -23,7 +29,7 @@ function cases(report: LoadReport): Case[] {
       ...(t.ok
         ? {}
         : {
-            failure: `threshold ${t.expression} on ${t.metric} was crossed${t.measured ? `: measured ${t.measured}` : ''}`,
+            failure: `threshold ${t.expression} on ${t.metric} was crossed${t.measured ? `: measured ${t.measured}` : ''}${t.sample ? `; ${sampleText(t.sample)}` : ''}${report.rerun ? `; run again: ${report.rerun}` : ''}`,
           }),
     })),
     ...report.checks.map((c) => ({
@@ -50,10 +56,7 @@ function cases(report: LoadReport): Case[] {
       const quoted = rulesOfVerdict(v);
       const rules = quoted.length ? `${v.detail} (${quoted.join('; ')})` : v.detail;
       // A failed finding says how to see it again.
-      const seen =
-        v.ok === false && v.sample
-          ? `${rules}; first such answer: HTTP ${v.sample.status}${v.sample.body ? ` ${v.sample.body.slice(0, 300)}` : ''}`
-          : rules;
+      const seen = v.ok === false && v.sample ? `${rules}; ${sampleText(v.sample)}` : rules;
       const detail = v.ok === false && report.rerun ? `${seen}; run again: ${report.rerun}` : seen;
       return {
         classname: `${prefix}.analysis`,

@@ -1,5 +1,6 @@
 // The Markdown report: a verdict line, the findings, thresholds, checks and the main metrics.
 import { markdownCodeBlock, markdownText, terminalText } from '../../../common/safe-text.ts';
+import type { Sample } from '../samples.ts';
 import { limiterFileName, timelineOf } from './limiter-chart.ts';
 import { formatValue, type LoadReport, NO_SPEC_RULE, rulesOfVerdict } from './report.ts';
 
@@ -39,6 +40,30 @@ function besideLines(report: LoadReport): string[] {
 
 const MAIN_STATS = ['count', 'rate', 'min', 'avg', 'med', 'p(95)', 'max', 'value'];
 
+/** A failed finding's sample exchange: why, the request's method and route, the answer as sent. */
+function sampleBlock(title: string, s: Sample): string[] {
+  const headers = Object.entries(s.headers).map(([n, h]) => `${n}: ${h}`);
+  return [
+    `**${cell(title)}**: ${cell(s.why)}; the first such answer (HTTP ${s.status}):`,
+    '',
+    // The target's words: control characters shown, no line a CI runner would take as a command.
+    ...markdownCodeBlock(
+      terminalText(
+        [
+          ...(s.request ? [s.request, ''] : []),
+          `HTTP ${s.status}`,
+          ...headers,
+          '',
+          s.body ?? '(body not read)',
+        ].join('\n'),
+        { lines: true, max: 2000 },
+      ),
+      'http',
+    ),
+    '',
+  ];
+}
+
 export function renderMarkdown(report: LoadReport): string {
   const lines: string[] = [];
   lines.push(`# k6 ${report.script}: ${headline(report)}`, '');
@@ -66,24 +91,8 @@ export function renderMarkdown(report: LoadReport): string {
     }
     lines.push('');
     // A failed finding's evidence, under the table: the answer it is about, as the target sent it.
-    for (const v of report.verdicts.filter((x) => x.ok === false && x.sample)) {
-      const s = v.sample;
-      if (!s) continue;
-      const headers = Object.entries(s.headers).map(([n, h]) => `${n}: ${h}`);
-      lines.push(
-        `**${cell(v.name)}**: ${cell(s.why)}; the first such answer (HTTP ${s.status}):`,
-        '',
-        // The target's words: control characters shown, no line a CI runner would take as a command.
-        ...markdownCodeBlock(
-          terminalText([`HTTP ${s.status}`, ...headers, '', s.body ?? '(body not read)'].join('\n'), {
-            lines: true,
-            max: 2000,
-          }),
-          'http',
-        ),
-        '',
-      );
-    }
+    for (const v of report.verdicts)
+      if (v.ok === false && v.sample) lines.push(...sampleBlock(v.name, v.sample));
   }
   if (timelineOf(report.analysis)) {
     lines.push(
@@ -101,10 +110,13 @@ export function renderMarkdown(report: LoadReport): string {
         `| ${cell(t.metric)} | ${cell(t.expression)} | ${cell(t.measured ?? 'not measured')} | ${t.ok ? 'pass' : '**FAIL**'} |`,
       );
     }
+    lines.push('');
+    for (const t of report.thresholds)
+      if (!t.ok && t.sample) lines.push(...sampleBlock(`${t.metric}: ${t.expression}`, t.sample));
   } else {
-    lines.push('None.');
+    lines.push('None.', '');
   }
-  lines.push('', '## Checks', '');
+  lines.push('## Checks', '');
   if (report.checks.length) {
     lines.push('| check | passes | fails |', '|---|---|---|');
     for (const c of report.checks)

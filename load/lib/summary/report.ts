@@ -3,6 +3,7 @@
 
 import type { VerdictKind } from '../../../common/verdict-kind.ts';
 import { isUnreadSubMetric, unboundedNote, unreadNote, unreadTokenStop } from '../bounded-read.ts';
+import { isSampleCheck, type Sample } from '../samples.ts';
 import { allChecks, type K6SummaryData } from './k6-data.ts';
 
 export interface Verdict {
@@ -25,7 +26,7 @@ export interface Verdict {
    */
   ruleTexts?: RuleText[];
   /** A failed finding's evidence: the first answer it is about (status, headers, body cut). */
-  sample?: { why: string; status: number; headers: Record<string, string>; body?: string };
+  sample?: Sample;
 }
 
 /** A rule as a load report quotes it. */
@@ -47,6 +48,8 @@ export interface ThresholdResult {
   ok: boolean;
   /** What the run measured of the expression's statistic, in the metric's unit ("0.42 %", "812.0 ms"). */
   measured?: string;
+  /** A crossed threshold's evidence: one exchange it counted (an error a user saw, a slow answer). */
+  sample?: Sample;
 }
 
 /** The statistic a threshold expression judges: `p(95)<500` -> p(95), `rate<0.01` -> rate. */
@@ -124,6 +127,8 @@ export interface ReportContext {
   analysis?: Record<string, unknown>;
   /** Set when the run could not put its rule to the test: why. */
   inconclusive?: string;
+  /** Evidence for the thresholds by metric name, shown when that threshold is crossed. */
+  thresholdSamples?: ReadonlyMap<string, Sample>;
 }
 
 /**
@@ -157,7 +162,14 @@ export function buildReport(data: K6SummaryData, context: ReportContext): LoadRe
     };
     for (const [expression, result] of Object.entries(metric.thresholds ?? {})) {
       const measured = measuredOf(metric, expression);
-      thresholds.push({ metric: name, expression, ok: result.ok, ...(measured ? { measured } : {}) });
+      const sample = result.ok ? undefined : context.thresholdSamples?.get(name);
+      thresholds.push({
+        metric: name,
+        expression,
+        ok: result.ok,
+        ...(measured ? { measured } : {}),
+        ...(sample ? { sample } : {}),
+      });
     }
   }
   const plumbingFailed = Object.entries(data.metrics).some(
@@ -180,7 +192,10 @@ export function buildReport(data: K6SummaryData, context: ReportContext): LoadRe
     ...(verdict === 'inconclusive' ? { verdictReason: inconclusive } : {}),
     passed: verdict === 'passed',
     thresholds,
-    checks: allChecks(data.root_group).map((c) => ({ name: c.name, passes: c.passes, fails: c.fails })),
+    // The checks that carry samples are plumbing (load/lib/samples.ts), not checks of the target.
+    checks: allChecks(data.root_group)
+      .filter((c) => !isSampleCheck(c.name))
+      .map((c) => ({ name: c.name, passes: c.passes, fails: c.fails })),
     metrics,
     figures: context.figures ?? [],
     verdicts: context.verdicts ?? [],
