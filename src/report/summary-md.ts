@@ -8,7 +8,6 @@ import {
   printableCommand,
   UNPRINTABLE_COMMAND,
 } from '../../common/safe-text.ts';
-import { curlOf } from '../client/curl.ts';
 import { failingExchange, failingExchangeText, type Reproduction, reproductionOf } from './reproduce.ts';
 import { EXIT_MEANINGS, isAskedSubset, subsetAreas } from './results.ts';
 import { routeSchemesOf, schemeText } from './route-schemes.ts';
