@@ -92,7 +92,7 @@ export function occurrences(source: string, original: string): { line: number; c
  * holds. The entry takes the first place and a copy of it each further one (one mutant, one entry);
  * a place that does not hold the entry's text refuses the whole command.
  */
-function pinByHand(specs: readonly string[]): void {
+export function pinByHand(specs: readonly string[], dir = TRIAGE, write = !check): void {
   const byFile = new Map<string, { index: number; places: { line: number; column: number }[] }[]>();
   for (const spec of specs) {
     const m = /^([\w-]+\.yaml):(\d+)=((?:\d+:\d+,?)+)$/.exec(spec);
@@ -104,7 +104,7 @@ function pinByHand(specs: readonly string[]): void {
     byFile.set(m[1] as string, [...(byFile.get(m[1] as string) ?? []), { index: Number(m[2]), places }]);
   }
   for (const [name, pins] of byFile) {
-    const path = `${TRIAGE}/${name}`;
+    const path = `${dir}/${name}`;
     const doc = parseDocument(readFileSync(path, 'utf8'));
     const items = (doc.contents as { items: unknown[] }).items;
     // From the last index down, so inserted copies leave the earlier indexes where they were.
@@ -130,7 +130,7 @@ function pinByHand(specs: readonly string[]): void {
         `pinned by hand: ${entry.file} \`${entry.original}\` -> ${places.map((p) => `${p.line}:${p.column}`).join(', ')}`,
       );
     }
-    if (!check) writeFileSync(path, doc.toString({ lineWidth: 0 }));
+    if (write) writeFileSync(path, doc.toString({ lineWidth: 0 }));
   }
 }
 

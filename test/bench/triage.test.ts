@@ -1,9 +1,14 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { killedBy, killedByText } from '../../bench/stryker/confirm.ts';
-import { lineMap, occurrences } from '../../bench/stryker/pin-triage.ts';
+import { lineMap, occurrences, pinByHand } from '../../bench/stryker/pin-triage.ts';
 import {
   applyMutant,
   isHarnessRefusal,
+  isPinned,
   judge,
   killEnding,
   movedEntries,
@@ -382,5 +387,40 @@ describe('lineMap: a pin follows its unchanged line through a diff', () => {
   it('leaves removed and changed lines unmapped (the entry stays stale)', () => {
     expect(at(7)).toBeUndefined();
     expect(at(9)).toBeUndefined();
+  });
+});
+
+describe('pinByHand: a person pins an ambiguous entry to each place its reason holds', () => {
+  const entry = [
+    '- file: src/reference/server.ts',
+    '  original: "\'/\'"',
+    '  replacement: "\\"\\""',
+    '  verdict: unobservable',
+    '  why: a reason',
+    '  ambiguous: true',
+    '',
+  ].join('\n');
+  // Where server.ts holds the text '/' (any two of its places).
+  const places = occurrences(readFileSync('src/reference/server.ts', 'utf8'), "'/'").slice(0, 2);
+
+  it('writes one pinned copy per place, without the ambiguous mark', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pin-'));
+    writeFileSync(join(dir, 'server.yaml'), entry);
+    pinByHand([`server.yaml:0=${places.map((p) => `${p.line}:${p.column}`).join(',')}`], dir, true);
+    const pinned = parse(readFileSync(join(dir, 'server.yaml'), 'utf8')) as TriageEntry[];
+    expect(places).toHaveLength(2);
+    expect(pinned.map((t) => [t.line, t.column, t.ambiguous])).toEqual(
+      places.map((p) => [p.line, p.column, undefined]),
+    );
+    expect(pinned.every((t) => isPinned(t) && t.why === 'a reason')).toBe(true);
+  });
+
+  it('refuses a place that does not hold the text, and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pin-'));
+    writeFileSync(join(dir, 'server.yaml'), entry);
+    expect(() => pinByHand(['server.yaml:0=1:1'], dir, true)).toThrow(
+      /is not at src\/reference\/server.ts:1:1/,
+    );
+    expect(readFileSync(join(dir, 'server.yaml'), 'utf8')).toBe(entry);
   });
 });
