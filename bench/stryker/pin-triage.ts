@@ -62,13 +62,40 @@ function pinnedAgainst(
     .map((i) => i.toJSON() as TriageEntry)
     .filter((t) => t.file === file && t.line !== undefined && t.column !== undefined && !t.ambiguous);
   let best: { commit: string; source: string; held: number } | undefined;
-  for (const commit of git('log', '--all', '-60', '--format=%H', '--', file).split('\n').filter(Boolean)) {
-    const source = git('show', `${commit}:${file}`);
+  for (const { commit, source } of versionsOf(file)) {
     const held = pinned.filter((t) => textAtPin(source, t)).length;
     if (held > (best?.held ?? 0)) best = { commit, source, held };
   }
   against.set(file, best);
   return best;
+}
+
+const versions = new Map<string, { commit: string; source: string }[]>();
+/** The file's last 60 versions in the repository (any branch), newest first. */
+function versionsOf(file: string): { commit: string; source: string }[] {
+  if (!versions.has(file))
+    versions.set(
+      file,
+      git('log', '--all', '-60', '--format=%H', '--', file)
+        .split('\n')
+        .filter(Boolean)
+        .map((commit) => ({ commit, source: git('show', `${commit}:${file}`) })),
+    );
+  return versions.get(file) ?? [];
+}
+
+/**
+ * The version one entry was pinned against: the file's (pinnedAgainst) when the entry holds there,
+ * else the newest version where it holds (entries of one file pinned on two branches, say).
+ */
+function entryPinnedAgainst(
+  file: string,
+  items: readonly unknown[],
+  entry: TriageEntry,
+): { commit: string; source: string } | undefined {
+  const best = pinnedAgainst(file, items);
+  if (best && textAtPin(best.source, entry)) return best;
+  return versionsOf(file).find((v) => textAtPin(v.source, entry));
 }
 
 /** Every 1-based (line, column) where the entry's text starts, whitespace runs matching any whitespace. */
@@ -153,7 +180,7 @@ if (import.meta.url === `file://${process.argv[1]}` && pins.length) {
         counts.already += 1;
         const entry = item.toJSON() as TriageEntry;
         if (follow && !item.get('ambiguous') && !textAtPin(sources.get(file) ?? '', entry)) {
-          const since = pinnedAgainst(file, items);
+          const since = entryPinnedAgainst(file, items, entry);
           const moved = since
             ? lineMap(git('diff', '-U0', since.commit, '--', file))(entry.line as number)
             : undefined;
