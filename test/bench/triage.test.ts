@@ -1,8 +1,14 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { occurrences } from '../../bench/stryker/pin-triage.ts';
+import { parse } from 'yaml';
+import { killedBy, killedByText } from '../../bench/stryker/confirm.ts';
+import { lineMap, occurrences, pinByHand } from '../../bench/stryker/pin-triage.ts';
 import {
   applyMutant,
   isHarnessRefusal,
+  isPinned,
   judge,
   killEnding,
   movedEntries,
@@ -332,5 +338,89 @@ describe('pinning the triage (bench/stryker/pin-triage.ts)', () => {
     ]);
     expect(occurrences(src, '{ reset();...')).toEqual([{ line: 2, column: 8 }]);
     expect(occurrences(src, 'gone')).toEqual([]);
+  });
+});
+
+describe('killedBy: what a confirmed kill failed', () => {
+  it('reads the failed checks, the count left unlisted and the last line', () => {
+    const out = [
+      'area  passed  failed',
+      'failed GNR-ALIVE-NEXT-LINK [GNR-01]: nothing answered after the x-next page',
+      '  reproduce with: curl ...',
+      'failed KEY-PINNED-OWN-listCustomers [KEY-03]: refused from its own address',
+      '... and 3 more in the reports',
+      'Not conformant: 5 checks failed (exit code 1)',
+      '',
+    ].join('\n');
+    const k = killedBy(1, out);
+    expect(k.checks).toEqual(['GNR-ALIVE-NEXT-LINK', 'KEY-PINNED-OWN-listCustomers']);
+    expect(k.more).toBe(3);
+    expect(k.last).toBe('Not conformant: 5 checks failed (exit code 1)');
+    expect(killedByText(k)).toBe(
+      'exit 1, failed GNR-ALIVE-NEXT-LINK, KEY-PINNED-OWN-listCustomers and 3 more',
+    );
+  });
+
+  it('names the last line when no check is listed (a run that stopped)', () => {
+    const k = killedBy(2, 'the embedded server did not start\n');
+    expect(k.checks).toEqual([]);
+    expect(killedByText(k)).toBe('exit 2, no failed check listed: the embedded server did not start');
+  });
+});
+
+describe('lineMap: a pin follows its unchanged line through a diff', () => {
+  // old: line 1 .. line 10; new: two lines inserted after 3, line 7 removed, line 9 changed.
+  const diff = [
+    '@@ -3,0 +4,2 @@ line 3',
+    '+x',
+    '+y',
+    '@@ -7 +8,0 @@ line 6',
+    '-line 7',
+    '@@ -9 +10 @@ line 8',
+    '-line 9',
+    '+changed9',
+  ].join('\n');
+  const at = lineMap(diff);
+  it('maps lines before, between and after the hunks', () => {
+    expect([1, 3, 4, 6, 8, 10].map(at)).toEqual([1, 3, 6, 8, 9, 11]);
+  });
+  it('leaves removed and changed lines unmapped (the entry stays stale)', () => {
+    expect(at(7)).toBeUndefined();
+    expect(at(9)).toBeUndefined();
+  });
+});
+
+describe('pinByHand: a person pins an ambiguous entry to each place its reason holds', () => {
+  const entry = [
+    '- file: src/reference/server.ts',
+    '  original: "\'/\'"',
+    '  replacement: "\\"\\""',
+    '  verdict: unobservable',
+    '  why: a reason',
+    '  ambiguous: true',
+    '',
+  ].join('\n');
+  // Where server.ts holds the text '/' (any two of its places).
+  const places = occurrences(readFileSync('src/reference/server.ts', 'utf8'), "'/'").slice(0, 2);
+
+  it('writes one pinned copy per place, without the ambiguous mark', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pin-'));
+    writeFileSync(join(dir, 'server.yaml'), entry);
+    pinByHand([`server.yaml:0=${places.map((p) => `${p.line}:${p.column}`).join(',')}`], dir, true);
+    const pinned = parse(readFileSync(join(dir, 'server.yaml'), 'utf8')) as TriageEntry[];
+    expect(places).toHaveLength(2);
+    expect(pinned.map((t) => [t.line, t.column, t.ambiguous])).toEqual(
+      places.map((p) => [p.line, p.column, undefined]),
+    );
+    expect(pinned.every((t) => isPinned(t) && t.why === 'a reason')).toBe(true);
+  });
+
+  it('refuses a place that does not hold the text, and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pin-'));
+    writeFileSync(join(dir, 'server.yaml'), entry);
+    expect(() => pinByHand(['server.yaml:0=1:1'], dir, true)).toThrow(
+      /is not at src\/reference\/server.ts:1:1/,
+    );
+    expect(readFileSync(join(dir, 'server.yaml'), 'utf8')).toBe(entry);
   });
 });
