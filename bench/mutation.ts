@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { type Kill, unconfirmedKills } from './stryker/confirm.ts';
+import { type Kill, type KilledBy, unconfirmedKills } from './stryker/confirm.ts';
 import {
   findTriage,
   isHarnessRefusal,
@@ -153,14 +153,31 @@ if (!judgeOnly && !variantsOnly && !args.includes('--no-confirm')) {
           location: m.location,
           replacement: m.replacement ?? '',
           original: mutatedText(f.source, m.location),
+          mutator: m.mutatorName,
         })),
     ),
   );
   const sandbox = makeSandbox(process.cwd());
+  const by = new Map<string, KilledBy>();
   try {
     console.log(`mutation: confirming ${kills.length} kills by running each again`);
-    for (const k of await unconfirmedKills(kills, sandbox, (l) => console.log(l)))
+    for (const k of await unconfirmedKills(kills, sandbox, (l) => console.log(l), undefined, by))
       notReproduced.set(k.file, (notReproduced.get(k.file) ?? 0) + 1);
+    // What each reproduced kill's run failed (the checks that kill it), for reading after the run.
+    writeFileSync(
+      `${OUT}/kills.json`,
+      `${JSON.stringify(
+        kills.flatMap((k) => {
+          const at = `${k.file}:${k.location.start.line}:${k.location.start.column}`;
+          const what = by.get(`${at} ${k.replacement}`);
+          return what
+            ? [{ at, mutator: k.mutator, original: k.original, replacement: k.replacement, ...what }]
+            : [];
+        }),
+        null,
+        1,
+      )}\n`,
+    );
   } finally {
     rmSync(sandbox, { recursive: true, force: true });
   }

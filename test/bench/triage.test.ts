@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { killedBy, killedByText } from '../../bench/stryker/confirm.ts';
 import { occurrences } from '../../bench/stryker/pin-triage.ts';
 import {
   applyMutant,
@@ -332,5 +333,32 @@ describe('pinning the triage (bench/stryker/pin-triage.ts)', () => {
     ]);
     expect(occurrences(src, '{ reset();...')).toEqual([{ line: 2, column: 8 }]);
     expect(occurrences(src, 'gone')).toEqual([]);
+  });
+});
+
+describe('killedBy: what a confirmed kill failed', () => {
+  it('reads the failed checks, the count left unlisted and the last line', () => {
+    const out = [
+      'area  passed  failed',
+      'failed GNR-ALIVE-NEXT-LINK [GNR-01]: nothing answered after the x-next page',
+      '  reproduce with: curl ...',
+      'failed KEY-PINNED-OWN-listCustomers [KEY-03]: refused from its own address',
+      '... and 3 more in the reports',
+      'Not conformant: 5 checks failed (exit code 1)',
+      '',
+    ].join('\n');
+    const k = killedBy(1, out);
+    expect(k.checks).toEqual(['GNR-ALIVE-NEXT-LINK', 'KEY-PINNED-OWN-listCustomers']);
+    expect(k.more).toBe(3);
+    expect(k.last).toBe('Not conformant: 5 checks failed (exit code 1)');
+    expect(killedByText(k)).toBe(
+      'exit 1, failed GNR-ALIVE-NEXT-LINK, KEY-PINNED-OWN-listCustomers and 3 more',
+    );
+  });
+
+  it('names the last line when no check is listed (a run that stopped)', () => {
+    const k = killedBy(2, 'the embedded server did not start\n');
+    expect(k.checks).toEqual([]);
+    expect(killedByText(k)).toBe('exit 2, no failed check listed: the embedded server did not start');
   });
 });
