@@ -1,4 +1,4 @@
-// npm run mutation [-- FILE ...] [--judge | --variants] [--concurrency=N] [--no-variants]: StrykerJS over the
+// npm run mutation [-- FILE[:FROM-TO] ...] [--judge | --variants] [--concurrency=N] [--no-variants]: StrykerJS over the
 // reference server, one Stryker run per file (so a long run stopped half-way keeps the files it
 // finished), each mutant judged by a whole conformance run (stryker.config.json: the command runner
 // around src/cli/conformance.ts). Then the variant pass: a survivor whose triage names the tolerance
@@ -72,7 +72,32 @@ const concurrency = Number(passed[1] ?? 2) || 2;
 // --no-variants: the default conformance run only (the variant pass is skipped).
 const variantsOn = !args.includes('--no-variants');
 const named = args.filter((a) => !a.startsWith('--'));
-const files = named.length ? named : everyFile();
+// FILE:FROM-TO (Stryker's line range, 1-based, inclusive) mutates only those lines of FILE; a file
+// named several times with ranges is one Stryker run over all of them.
+const ranges = new Map<string, { from: number; to: number }[]>();
+for (const a of named) {
+  const m = /^(.+\.ts)(?::(\d+)-(\d+))?$/.exec(a);
+  if (!m) {
+    console.error(`mutation: ${a}: expected FILE or FILE:FROM-TO`);
+    process.exit(2);
+  }
+  const file = m[1] as string;
+  ranges.set(file, [
+    ...(ranges.get(file) ?? []),
+    ...(m[2] ? [{ from: Number(m[2]), to: Number(m[3]) }] : []),
+  ]);
+}
+const files = named.length ? [...ranges.keys()] : everyFile();
+/** Stryker's --mutate for one file: the file, or its ranges. */
+const mutateSpec = (file: string) =>
+  ranges.get(file)?.length
+    ? (ranges.get(file) ?? []).map((r) => `${file}:${r.from}-${r.to}`).join(',')
+    : file;
+/** A triage entry this run judges: of a file it mutates, within its ranges when it has any. */
+const inScope = (t: TriageEntry) =>
+  files.includes(t.file) &&
+  (!ranges.get(t.file)?.length ||
+    (ranges.get(t.file) ?? []).some((r) => t.line !== undefined && t.line >= r.from && t.line <= r.to));
 mkdirSync(OUT, { recursive: true });
 
 const triage: TriageEntry[] = [];
@@ -97,7 +122,7 @@ for (const file of files) {
   const name = reportName(file);
   const t0 = Date.now();
   if (!judgeOnly && !variantsOnly) {
-    const run = spawnSync('npx', ['stryker', 'run', '--mutate', file, ...passed], {
+    const run = spawnSync('npx', ['stryker', 'run', '--mutate', mutateSpec(file), ...passed], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     if (run.status !== 0 || !existsSync(`${OUT}/mutation.json`)) {
@@ -217,7 +242,7 @@ const untriaged = judgements.flatMap((j) => j.survivors).filter((s) => s.triage 
 for (const s of untriaged) console.log(`  not triaged: ${line(s)}`);
 for (const s of judgements.flatMap(openSurvivors).filter((s) => s.triage))
   console.log(`  blind spot: ${line(s)}`);
-const stale = staleEntries(judgements, triage, files);
+const stale = staleEntries(judgements, triage.filter(inScope), files);
 for (const t of stale)
   console.log(
     `  triage entry no survivor matches (killed now?): ${t.file} \`${t.original}\` -> \`${t.replacement}\``,
@@ -225,10 +250,10 @@ for (const t of stale)
 
 const total = score(judgements);
 const sources = new Map(files.filter(existsSync).map((f) => [f, readFileSync(f, 'utf8')]));
-const moved = movedEntries(triage, sources);
+const moved = movedEntries(triage.filter(inScope), sources);
 for (const t of moved)
   console.log(`  stale (code moved, excuses nothing): ${t.file}:${t.line}:${t.column} \`${t.original}\``);
-const unpinned = triage.filter((t) => files.includes(t.file) && !isPinned(t));
+const unpinned = triage.filter((t) => files.includes(t.file) && !ranges.get(t.file)?.length && !isPinned(t));
 if (unpinned.length)
   console.log(
     `mutation: ${unpinned.length} triage entries of these files are not pinned (or ambiguous) and excuse nothing`,
@@ -303,7 +328,7 @@ writeFileSync(
       date: new Date().toISOString(),
       scope:
         judgeOnly || variantsOnly ? 'judged from existing reports' : named.length ? 'subset' : 'all files',
-      files: reports.map((r) => r.file),
+      files: reports.map((r) => mutateSpec(r.file)),
       killed: total.killed,
       mutants: total.judged,
       raw: total.raw,

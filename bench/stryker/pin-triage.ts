@@ -5,11 +5,70 @@
 // than once and nothing says which, it is marked `ambiguous: true` (it excuses nothing until a person
 // pins it): no guess. Where it no longer occurs, it is left unpinned and named. The mutator is not
 // known from the source; it is added by hand or from a Stryker report. --check: print, write nothing.
+// --follow: a pinned entry whose text is no longer at its place (the code moved) follows its line
+// through `git diff` from the commit that last wrote its triage file to the working tree, only when
+// that line itself is unchanged (an edited or removed line leaves the entry stale, to be judged again).
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isMap, parseDocument } from 'yaml';
+import { type TriageEntry, textAtPin } from './triage.ts';
 
 const TRIAGE = 'bench/stryker/triage';
 const check = process.argv.includes('--check');
+const follow = process.argv.includes('--follow');
+
+/**
+ * Where each line of the old text is in the new one, from a zero-context unified diff (`git diff
+ * -U0`): undefined for a line the diff removed or changed.
+ */
+export function lineMap(diff: string): (oldLine: number) => number | undefined {
+  const hunks = [...diff.matchAll(/^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm)].map((m) => ({
+    oldStart: Number(m[1]),
+    oldCount: m[2] === undefined ? 1 : Number(m[2]),
+    newStart: Number(m[3]),
+    newCount: m[4] === undefined ? 1 : Number(m[4]),
+  }));
+  return (line) => {
+    let shift = 0;
+    for (const h of hunks) {
+      // A pure insertion (-a,0) sits after old line a; anything else covers old lines a .. a+count-1.
+      const first = h.oldCount === 0 ? h.oldStart + 1 : h.oldStart;
+      if (line < first) break;
+      if (h.oldCount > 0 && line < h.oldStart + h.oldCount) return undefined;
+      // Zero counts name the line before the gap: "-a,0" inserts after old line a, "+c,0" deletes after new line c.
+      shift = h.newStart + Math.max(h.newCount, 1) - (h.oldStart + Math.max(h.oldCount, 1));
+    }
+    return line + shift;
+  };
+}
+
+const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8', maxBuffer: 1 << 26 }).stdout;
+
+const against = new Map<string, { commit: string; source: string } | undefined>();
+/**
+ * The version of `file` its entries were pinned against: of the file's last 60 versions in the
+ * repository (any branch), the newest at which the most pinned entries hold their text at their
+ * place. Triage written on a branch may have been pinned against an older source than the commit
+ * that holds it, so the commit that last wrote the triage file is not enough.
+ */
+function pinnedAgainst(
+  file: string,
+  items: readonly unknown[],
+): { commit: string; source: string } | undefined {
+  if (against.has(file)) return against.get(file);
+  const pinned = items
+    .filter(isMap)
+    .map((i) => i.toJSON() as TriageEntry)
+    .filter((t) => t.file === file && t.line !== undefined && t.column !== undefined && !t.ambiguous);
+  let best: { commit: string; source: string; held: number } | undefined;
+  for (const commit of git('log', '--all', '-60', '--format=%H', '--', file).split('\n').filter(Boolean)) {
+    const source = git('show', `${commit}:${file}`);
+    const held = pinned.filter((t) => textAtPin(source, t)).length;
+    if (held > (best?.held ?? 0)) best = { commit, source, held };
+  }
+  against.set(file, best);
+  return best;
+}
 
 /** Every 1-based (line, column) where the entry's text starts, whitespace runs matching any whitespace. */
 export function occurrences(source: string, original: string): { line: number; column: number }[] {
@@ -27,7 +86,7 @@ export function occurrences(source: string, original: string): { line: number; c
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const counts = { pinned: 0, already: 0, ambiguous: 0, missing: 0 };
+  const counts = { pinned: 0, already: 0, ambiguous: 0, missing: 0, followed: 0, stale: 0 };
   for (const name of readdirSync(TRIAGE).filter((f) => f.endsWith('.yaml'))) {
     const path = `${TRIAGE}/${name}`;
     const doc = parseDocument(readFileSync(path, 'utf8'));
@@ -37,11 +96,29 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       if (!isMap(item)) continue;
       const file = String(item.get('file'));
       const original = String(item.get('original'));
+      if (!sources.has(file)) sources.set(file, readFileSync(file, 'utf8'));
       if (item.get('line') !== undefined && item.get('column') !== undefined) {
         counts.already += 1;
+        const entry = item.toJSON() as TriageEntry;
+        if (follow && !item.get('ambiguous') && !textAtPin(sources.get(file) ?? '', entry)) {
+          const since = pinnedAgainst(file, items);
+          const moved = since
+            ? lineMap(git('diff', '-U0', since.commit, '--', file))(entry.line as number)
+            : undefined;
+          const there = moved === undefined ? undefined : { ...entry, line: moved };
+          // Followed only from a pin that was right in the source it was pinned against.
+          if (since && there && textAtPin(since.source, entry) && textAtPin(sources.get(file) ?? '', there)) {
+            item.set('line', moved);
+            counts.followed += 1;
+          } else {
+            counts.stale += 1;
+            console.log(
+              `stale (its line changed since ${since?.commit.slice(0, 7) ?? 'its pin'}): ${file}:${entry.line} \`${original}\``,
+            );
+          }
+        }
         continue;
       }
-      if (!sources.has(file)) sources.set(file, readFileSync(file, 'utf8'));
       const line = item.get('line') as number | undefined;
       const found = occurrences(sources.get(file) ?? '', original).filter(
         (o) => line === undefined || o.line === line,
@@ -64,6 +141,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (!check) writeFileSync(path, doc.toString({ lineWidth: 0 }));
   }
   console.log(
-    `pin-triage: ${counts.pinned} pinned now, ${counts.already} already pinned, ${counts.ambiguous} ambiguous, ${counts.missing} not found`,
+    `pin-triage: ${counts.pinned} pinned now, ${counts.already} already pinned, ${counts.ambiguous} ambiguous, ${counts.missing} not found` +
+      (follow
+        ? `; ${counts.followed} moved entries followed to their unchanged line, ${counts.stale} stale`
+        : ''),
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { killedBy, killedByText } from '../../bench/stryker/confirm.ts';
-import { occurrences } from '../../bench/stryker/pin-triage.ts';
+import { lineMap, occurrences } from '../../bench/stryker/pin-triage.ts';
 import {
   applyMutant,
   isHarnessRefusal,
@@ -360,5 +360,27 @@ describe('killedBy: what a confirmed kill failed', () => {
     const k = killedBy(2, 'the embedded server did not start\n');
     expect(k.checks).toEqual([]);
     expect(killedByText(k)).toBe('exit 2, no failed check listed: the embedded server did not start');
+  });
+});
+
+describe('lineMap: a pin follows its unchanged line through a diff', () => {
+  // old: line 1 .. line 10; new: two lines inserted after 3, line 7 removed, line 9 changed.
+  const diff = [
+    '@@ -3,0 +4,2 @@ line 3',
+    '+x',
+    '+y',
+    '@@ -7 +8,0 @@ line 6',
+    '-line 7',
+    '@@ -9 +10 @@ line 8',
+    '-line 9',
+    '+changed9',
+  ].join('\n');
+  const at = lineMap(diff);
+  it('maps lines before, between and after the hunks', () => {
+    expect([1, 3, 4, 6, 8, 10].map(at)).toEqual([1, 3, 6, 8, 9, 11]);
+  });
+  it('leaves removed and changed lines unmapped (the entry stays stale)', () => {
+    expect(at(7)).toBeUndefined();
+    expect(at(9)).toBeUndefined();
   });
 });
