@@ -208,6 +208,29 @@ if (!judgeOnly && !variantsOnly && !args.includes('--no-confirm')) {
   }
 }
 
+// 2c. --judge: the confirmation of the run that wrote the reports, when it kept one (kills.json holds
+// every kill it reproduced): a kill of a report not in it did not reproduce. A file with no
+// reproduced kill in it is taken as not confirmed.
+const confirmedFiles = new Set<string>();
+if ((judgeOnly || variantsOnly) && existsSync(`${OUT}/kills.json`)) {
+  const reproduced = new Set(
+    (JSON.parse(readFileSync(`${OUT}/kills.json`, 'utf8')) as { at: string; replacement: string }[]).map(
+      (k) => `${k.at} ${k.replacement}`,
+    ),
+  );
+  for (const { file, report } of reports) {
+    const kills = Object.values(report.files).flatMap((f) =>
+      f.mutants
+        .filter((m) => m.status === 'Killed')
+        .map((m) => `${file}:${m.location.start.line}:${m.location.start.column} ${m.replacement ?? ''}`),
+    );
+    if (!kills.some((k) => reproduced.has(k))) continue;
+    confirmedFiles.add(file);
+    const missing = kills.filter((k) => !reproduced.has(k)).length;
+    if (missing) notReproduced.set(file, missing);
+  }
+}
+
 // 3. The verdicts.
 const judgements: Judgement[] = [];
 /** Per file, for the table of survivors.md. */
@@ -334,7 +357,10 @@ writeFileSync(
       raw: total.raw,
       timedOut: total.timedOut,
       killsNotReproduced: [...notReproduced.values()].reduce((a, b) => a + b, 0),
-      killsConfirmed: !judgeOnly && !variantsOnly && !args.includes('--no-confirm'),
+      killsConfirmed:
+        judgeOnly || variantsOnly
+          ? reports.length > 0 && reports.every((r) => confirmedFiles.has(r.file))
+          : !args.includes('--no-confirm'),
       blindSpots: total.open,
       untriaged: total.untriaged,
       excused: total.excused,
