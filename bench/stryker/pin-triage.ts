@@ -8,6 +8,7 @@
 // --follow: a pinned entry whose text is no longer at its place (the code moved) follows its line
 // through `git diff` from the commit that last wrote its triage file to the working tree, only when
 // that line itself is unchanged (an edited or removed line leaves the entry stale, to be judged again).
+// --pin NAME.yaml:INDEX=LINE:COLUMN[,...]: a person's pin of an ambiguous entry (pinByHand below).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isMap, parseDocument } from 'yaml';
@@ -85,7 +86,58 @@ export function occurrences(source: string, original: string): { line: number; c
   return found;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * --pin NAME.yaml:INDEX=LINE:COLUMN[,LINE:COLUMN...] (repeatable; INDEX is the entry's 0-based place
+ * in the file): a person's pin of an ambiguous entry, to each place where its reason was read and
+ * holds. The entry takes the first place and a copy of it each further one (one mutant, one entry);
+ * a place that does not hold the entry's text refuses the whole command.
+ */
+function pinByHand(specs: readonly string[]): void {
+  const byFile = new Map<string, { index: number; places: { line: number; column: number }[] }[]>();
+  for (const spec of specs) {
+    const m = /^([\w-]+\.yaml):(\d+)=((?:\d+:\d+,?)+)$/.exec(spec);
+    if (!m) throw new Error(`--pin ${spec}: expected NAME.yaml:INDEX=LINE:COLUMN[,LINE:COLUMN...]`);
+    const places = (m[3] as string)
+      .split(',')
+      .filter(Boolean)
+      .map((p) => ({ line: Number(p.split(':')[0]), column: Number(p.split(':')[1]) }));
+    byFile.set(m[1] as string, [...(byFile.get(m[1] as string) ?? []), { index: Number(m[2]), places }]);
+  }
+  for (const [name, pins] of byFile) {
+    const path = `${TRIAGE}/${name}`;
+    const doc = parseDocument(readFileSync(path, 'utf8'));
+    const items = (doc.contents as { items: unknown[] }).items;
+    // From the last index down, so inserted copies leave the earlier indexes where they were.
+    for (const { index, places } of [...pins].sort((a, b) => b.index - a.index)) {
+      const item = items[index];
+      if (!isMap(item)) throw new Error(`--pin ${name}:${index}: no such entry`);
+      const entry = item.toJSON() as TriageEntry;
+      const source = readFileSync(entry.file, 'utf8');
+      for (const place of places)
+        if (!textAtPin(source, { ...entry, ...place }))
+          throw new Error(
+            `--pin ${name}:${index}: \`${entry.original}\` is not at ${entry.file}:${place.line}:${place.column}`,
+          );
+      const copies = places.map((place) => {
+        const copy = item.clone() as typeof item;
+        copy.delete('ambiguous');
+        copy.set('line', place.line);
+        copy.set('column', place.column);
+        return copy;
+      });
+      items.splice(index, 1, ...copies);
+      console.log(
+        `pinned by hand: ${entry.file} \`${entry.original}\` -> ${places.map((p) => `${p.line}:${p.column}`).join(', ')}`,
+      );
+    }
+    if (!check) writeFileSync(path, doc.toString({ lineWidth: 0 }));
+  }
+}
+
+const pins = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--pin' ? [a] : []));
+if (import.meta.url === `file://${process.argv[1]}` && pins.length) {
+  pinByHand(pins);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const counts = { pinned: 0, already: 0, ambiguous: 0, missing: 0, followed: 0, stale: 0 };
   for (const name of readdirSync(TRIAGE).filter((f) => f.endsWith('.yaml'))) {
     const path = `${TRIAGE}/${name}`;
