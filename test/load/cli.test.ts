@@ -33,8 +33,8 @@ const oneLine = (text: string) =>
     .split('\n')
     .filter((l) => !/^npm warn/.test(l));
 
-// Each case starts Node with tsx (a second or more on a busy machine).
-describe.concurrent('npm run load:* refuses before starting k6', { timeout: 60_000 }, () => {
+// Each case starts Node with tsx (a second or more on a busy machine; 60 s failed at load 35).
+describe.concurrent('npm run load:* refuses before starting k6', { timeout: 300_000 }, () => {
   it('a bad configuration: one message, exit 2, no secret', async () => {
     const run = await runLoadCli(['rate-limit'], { ...STAGING, API_BASE_URL: 'not a url' });
     expect(run.code).toBe(2);
@@ -122,7 +122,7 @@ describe.concurrent('npm run load:* refuses before starting k6', { timeout: 60_0
   });
 });
 
-describe('what reaches k6 (a stand-in k6, the local reference server)', { timeout: 60_000 }, () => {
+describe('what reaches k6 (a stand-in k6, the local reference server)', { timeout: 300_000 }, () => {
   it('target and secrets in the environment only, options in argv, exit 99 -> 1', async () => {
     const k6 = fakeK6();
     dirs.push(k6.dir);
@@ -242,7 +242,7 @@ describe('what reaches k6 (a stand-in k6, the local reference server)', { timeou
 
 // The operator's K6_* environment must not change a verdict or print traffic: K6_NO_THRESHOLDS
 // once turned 44 failed redirect checks into "passed", K6_HTTP_DEBUG=full printed the client secret.
-describe('k6 runs with an environment the launcher chose', { timeout: 60_000 }, () => {
+describe('k6 runs with an environment the launcher chose', { timeout: 300_000 }, () => {
   it('refuses to start k6 with a verdict- or output-changing K6_* variable set, naming each (exit 2)', async () => {
     const k6 = fakeK6();
     dirs.push(k6.dir);

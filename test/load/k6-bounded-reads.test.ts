@@ -162,9 +162,15 @@ describe.skipIf(noK6)(
       const run = await hostileRun('release', 'token-huge', {}, 2);
       expectBounded(run);
       expect(run.code, run.output.slice(-1500)).toBe(99);
+      // A starved k6 (load 35) may not discard the 200 MB of its first ask within the timeout:
+      // then the user's line names the timeout instead. Either way the run fails, once per user.
       const lines = run.output
         .split('\n')
-        .filter((l) => l.includes('token answer not read: HTTP 200 declared more than 1 MiB'));
+        .filter((l) =>
+          /token answer not read: HTTP 200 declared more than 1 MiB|token request refused: HTTP 0 .*timeout/i.test(
+            l,
+          ),
+        );
       // Said once per user (2), not once per iteration.
       expect(lines.length, run.output.slice(-1500)).toBeGreaterThanOrEqual(1);
       expect(lines.length).toBeLessThanOrEqual(2);

@@ -286,7 +286,7 @@ describe.skipIf(noK6)(
         });
         expect(run.code, run.stderr).toBe(3);
         expect(run.stderr).toMatch(
-          /^load: inconclusive \(exit 3\): the limiter was never met: no refusal after 2000 requests/m,
+          /^load: inconclusive \(exit 3\): the limiter was never met: no refusal after \d+ requests/m,
         );
       });
 
@@ -294,7 +294,8 @@ describe.skipIf(noK6)(
         const { run, json, junit } = await probe({ rateLimit: null });
         expect(run.code).toBe(99);
         expect(json).toMatchObject({ verdict: 'inconclusive', passed: false });
-        expect(json.verdictReason).toMatch(/^the limiter was never met: no refusal after 2000 requests/);
+        // 2000 requests within the probe's time; a starved k6 (load 35) sent 1700 in 60 s.
+        expect(json.verdictReason).toMatch(/^the limiter was never met: no refusal after \d+ requests/);
         expect(junitFailures(junit)).toContain('the run put its rule to the test');
       });
     });
