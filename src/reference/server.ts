@@ -176,11 +176,13 @@ export function createReferenceHttpServer(state: ServerState, control: Reference
     }
     // The faults that are data reshape the correct answer here, once (src/reference/reshape.ts).
     reply = state.faults.reshape(reply, matched.route);
+    // Date from the server's own (virtual) clock, the clock its error timestamps are read from, at
+    // the moment the answer is made: the latency below is the network's, during which a check may
+    // move the virtual clock 61 s (the Date then disagreed with the body's timestamp by a minute).
+    const date = new Date(state.now()).toUTCString();
     // Latency stands for the network between a suite and a remote API; the control API is the
     // tests' side channel, which a remote target does not have, so it answers at once.
     if (state.options.latencyMs > 0 && !isControlPath(path)) await delay(state.options.latencyMs);
-    // Date from the server's own (virtual) clock, the clock its error timestamps are read from.
-    const date = new Date(state.now()).toUTCString();
     writeReply(res, reply, { date, 'x-request-id': requestId, ...limiterHeaders.get(req) });
   }
 

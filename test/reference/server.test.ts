@@ -141,3 +141,22 @@ describe('malformed and oversized input', () => {
     });
   });
 });
+
+// The Date header and an error body's timestamp come from one clock at one moment: the answer's
+// making. Added latency is the network's, so a check moving the virtual clock meanwhile (the flag
+// checks move it 61 s) must not set them a minute apart (REL-ERROR-TIMESTAMP-CLOCK failed on it).
+describe('the Date header under added latency', () => {
+  it('is the moment the answer was made, as the error timestamp is, whatever the clock does in transit', async () => {
+    await withServer({ control: true, latencyMs: 1_000 }, async (s) => {
+      const asked = request(`${s.running.apiBaseUrl}v1/feature-flags`);
+      // Well inside the second of latency, even on a busy machine the answer is made by then.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      s.running.control.advanceClock(61);
+      const answer = await asked;
+      const body = (await answer.body.json()) as { timestamp: string };
+      expect(answer.statusCode).toBe(401);
+      const date = Date.parse(String(answer.headers.date));
+      expect(Math.abs(date - Date.parse(body.timestamp))).toBeLessThan(2_000);
+    });
+  });
+});
