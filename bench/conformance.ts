@@ -12,9 +12,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { nodeArgsFor } from '../src/cli/node-command.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
 import { targetEnv } from './target-env.ts';
+import { timedConformanceRun } from './timed-run.ts';
 
 const ROOT = new URL('..', import.meta.url);
 
@@ -32,24 +32,10 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-function runConformance(env: NodeJS.ProcessEnv): Promise<{ wallMs: number; exitCode: number | null }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, nodeArgsFor('src/cli/conformance.ts'), {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2_000);
-    });
-    child.on('error', reject);
-    child.on('close', (exitCode) => {
-      if (exitCode === 2) reject(new Error(`the conformance run could not start: ${stderr.trim()}`));
-      else resolve({ wallMs: performance.now() - started, exitCode });
-    });
-  });
+async function runConformance(env: NodeJS.ProcessEnv): Promise<{ wallMs: number; exitCode: number | null }> {
+  const run = await timedConformanceRun(env);
+  if (run.exitCode === 2) throw new Error(`the conformance run could not start: ${run.stderrTail}`);
+  return run;
 }
 
 async function measure(latencyMs: number, runs: number): Promise<RunFigures[]> {

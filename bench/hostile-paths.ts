@@ -4,16 +4,14 @@
 // the path took 5.4 s per 60,000-slash answer (about 20 minutes a run); a linear one must keep a
 // run within its usual time. The three kinds alternate, so a busy machine slows each alike.
 // Figures are printed; nothing is asserted (test/cli/hostile-slash-paths.test.ts asserts the end).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { nodeArgsFor } from '../src/cli/node-command.ts';
 import { startReferenceServer } from '../src/reference/index.ts';
 import { stagingThrough, startForwardingProxy } from '../test/support/forwarding-proxy.ts';
+import { timedConformanceRun } from './timed-run.ts';
 
-const ROOT = new URL('..', import.meta.url);
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '2' } } });
 const runs = Math.max(1, Number(values.runs) || 2);
 
@@ -22,36 +20,6 @@ const KINDS: { label: string; path: string | null }[] = [
   { label: '60,000 slashes on every error', path: `${'/'.repeat(60_000)}x` },
   { label: '5 MiB of slashes on every error', path: `${'/'.repeat(5 * 1024 * 1024)}x` },
 ];
-
-// /usr/bin/time gives the run's CPU seconds (user + system), which a busy machine stretches less
-// than wall time; its own line is the last of the run's stderr.
-const TIME = existsSync('/usr/bin/time');
-
-function run(env: NodeJS.ProcessEnv): Promise<{ seconds: number; cpu: number; code: number | null }> {
-  const started = performance.now();
-  const node = [process.execPath, ...nodeArgsFor('src/cli/conformance.ts')];
-  const [command, ...args] = TIME ? ['/usr/bin/time', '-f', 'cpu %U %S', ...node] : node;
-  return new Promise((resolve, reject) => {
-    const child = spawn(command ?? process.execPath, args, {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2_000);
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
-      resolve({
-        seconds: (performance.now() - started) / 1000,
-        cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
-        code,
-      });
-    });
-  });
-}
 
 const server = await startReferenceServer({ control: true });
 const seconds = new Map<string, number[]>(KINDS.map((k) => [k.label, []]));
@@ -75,7 +43,8 @@ try {
       const dir = mkdtempSync(join(tmpdir(), 'bench-hostile-paths-'));
       try {
         server.control.reset();
-        const out = await run(stagingThrough(proxy.origin, server.credentials, dir));
+        const timed = await timedConformanceRun(stagingThrough(proxy.origin, server.credentials, dir));
+        const out = { seconds: timed.wallMs / 1000, cpu: timed.cpuSeconds, code: timed.exitCode };
         seconds.get(kind.label)?.push(out.seconds);
         cpus.get(kind.label)?.push(out.cpu);
         codes.get(kind.label)?.push(out.code);

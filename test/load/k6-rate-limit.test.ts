@@ -4,14 +4,13 @@
 // inconclusive (never passed). Short windows keep the whole file near 25 s of wall time.
 // Skipped only on a machine with neither k6 nor Go.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { delimiter, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceServerOptions } from '../../src/reference/index.ts';
+import { busyLoopsOnEveryCore } from '../support/busy-loops.ts';
 import { runLoadCli } from './cli-run.ts';
 import {
   junitFailures,
@@ -179,15 +178,7 @@ describe.skipIf(noK6)(
     });
 
     describe('beside a busy loop on every core (k6 starved)', () => {
-      let hogs: ChildProcess[] = [];
-      beforeAll(() => {
-        hogs = Array.from({ length: availableParallelism() }, () =>
-          spawn('sh', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' }),
-        );
-      });
-      afterAll(() => {
-        for (const hog of hogs) hog.kill('SIGKILL');
-      });
+      busyLoopsOnEveryCore();
 
       it('a 1 s fixed window of 20: the right shape and figures, or inconclusive; never a wrong shape or a failure', async () => {
         const { run, json, limit } = await probe({

@@ -4,12 +4,11 @@
 // windows pass in a few real seconds), and the release smoke through the npm script. The limiter
 // shapes are measured in k6-rate-limit.test.ts, renewals and interrupts in k6-release.test.ts.
 // Skipped only on a machine with neither k6 nor Go; with Go but no k6 it fails, saying what to run.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { delimiter, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetConfig } from '../../src/config/index.ts';
 import { k6Environment } from '../../src/launcher/k6-env.ts';
+import { busyLoopsOnEveryCore } from '../support/busy-loops.ts';
 import { runLoadCli } from './cli-run.ts';
 import {
   junitFailures,
@@ -184,15 +183,7 @@ describe.skipIf(noK6)(
 
     // After the runs above (not beside them: the loops would starve them too). Nothing is retried.
     describe('beside a busy loop on every core (k6 starved)', () => {
-      let hogs: ChildProcess[] = [];
-      beforeAll(() => {
-        hogs = Array.from({ length: availableParallelism() }, () =>
-          spawn('sh', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' }),
-        );
-      });
-      afterAll(() => {
-        for (const hog of hogs) hog.kill('SIGKILL');
-      });
+      busyLoopsOnEveryCore();
 
       it('flag-cache: the clean server passed or inconclusive, the uncached one failed; never the other way', async () => {
         const [clean, uncached] = await Promise.all([
