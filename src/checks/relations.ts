@@ -7,6 +7,7 @@
 //
 // Pure and self-contained: invariants.ts imports this module, so nothing here imports it back.
 
+import { isSessionExpired } from '../../common/error-body.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { curlOf } from '../client/curl.ts';
 import type { RecordedExchange } from '../client/index.ts';
@@ -617,7 +618,7 @@ const RELATIONS: readonly Relation[] = [
           if (p.credential !== 'apiKey' && p.credential !== 'bearer') continue;
           if (!answered(p)) continue;
           // An expired session is the renewal's first step (before or after): the repeat answers.
-          if (isObject(p.json) && p.json.code === 'SESSION_EXPIRED') continue;
+          if (isSessionExpired(p.json)) continue;
           const key = `${formKey(p, SHOWN_PARAMS)} ${p.route}`;
           asked.set(key, [...(asked.get(key) ?? []), p]);
         }
