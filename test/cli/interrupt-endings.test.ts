@@ -65,7 +65,7 @@ describe.each([
     expect(code, output).toBe(exitCode);
     const lines = conformanceLines(output);
     expect(lines[0]).toBe(
-      `conformance: interrupted (${signal}): stopping; the checks in flight get 3 s, then the reports are written (Ctrl-C again to end at once)`,
+      `conformance: interrupted (${signal}): stopping; the checks in flight get 2 s, then the reports are written (Ctrl-C again to end at once)`,
     );
     expect(lines).toContainEqual(
       expect.stringMatching(/results\.json does not parse \(.*\): this run has no history$/),
