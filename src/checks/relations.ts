@@ -7,9 +7,11 @@
 //
 // Pure and self-contained: invariants.ts imports this module, so nothing here imports it back.
 
+import { isDeepStrictEqual } from 'node:util';
 import { isSessionExpired } from '../../common/error-body.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { curlOf } from '../client/curl.ts';
+import { parseExactJson } from '../client/exact-json.ts';
 import type { RecordedExchange } from '../client/index.ts';
 import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
 
@@ -90,8 +92,9 @@ function parseJson(text: string | undefined): unknown {
   if (text === undefined || text === '' || /\.\.\. \[truncated, \d+ characters in all\]$/.test(text)) {
     return undefined;
   }
+  // Exactly: two customers whose ids differ beyond 2^53 are two customers (int64 is not a double).
   try {
-    return JSON.parse(text);
+    return parseExactJson(text);
   } catch {
     return undefined;
   }
@@ -375,8 +378,9 @@ const RELATIONS: readonly Relation[] = [
         // Tolerated either way (a trailing slash or an unknown parameter may be refused): only two pages compare.
         if (!pa || !pb) continue;
         judged++;
-        const numbers = JSON.stringify(pa.numbers) === JSON.stringify(pb.numbers);
-        const items = JSON.stringify(pa.data) === JSON.stringify(pb.data);
+        // Deep equality: the order of an object's keys says nothing (RFC 8259), ids are exact.
+        const numbers = isDeepStrictEqual(pa.numbers, pb.numbers);
+        const items = isDeepStrictEqual(pa.data, pb.data);
         if (!numbers || !items) {
           breaches.push({
             checkId: a.checkId,
@@ -577,7 +581,7 @@ const RELATIONS: readonly Relation[] = [
             ? `page ${page.numbers.current_page} names next_page ${next}, yet ${where(followed.exchange)}`
             : after.numbers.current_page !== next
               ? `page ${page.numbers.current_page} names next_page ${next}, which answers current_page ${after.numbers.current_page}`
-              : JSON.stringify(after.data) === JSON.stringify(page.data)
+              : isDeepStrictEqual(after.data, page.data)
                 ? `page ${page.numbers.current_page} names next_page ${next}, which holds the very same customers again`
                 : undefined;
           if (problem) {

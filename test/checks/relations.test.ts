@@ -168,6 +168,46 @@ describe('the same question in every form', () => {
   });
 });
 
+describe('pages compared as values, exactly', () => {
+  const id = 'REL-SAME-PAGE-EACH-FORM';
+  const big = (ids: string[], order: 'id-first' | 'name-first') =>
+    `{"pagination":{"total_items":137,"showing_items":2,"total_pages":69,"current_page":2,"previous_page":1,"next_page":3},"data":[${ids
+      .map((i) => (order === 'id-first' ? `{"id":${i},"name":"n"}` : `{"name":"n","id":${i}}`))
+      .join(',')}],"extra":{}}`;
+
+  it("the order of an object's keys says nothing: the same page in another key order agrees", () => {
+    const plain = exchange('GET', '/api/v1/customers?page=2', 200, big(['1', '2'], 'id-first'), {
+      requestHeaders: KEY,
+    });
+    const encoded = exchange('GET', '/api/v1/customers?page=%32', 200, big(['1', '2'], 'name-first'), {
+      requestHeaders: KEY,
+    });
+    expect(one(id, [plain, encoded])).toMatchObject({ judged: 1, breaches: [] });
+  });
+
+  it('ids that differ only beyond 2^53 are other customers (a double would call them the same)', () => {
+    const plain = exchange(
+      'GET',
+      '/api/v1/customers?page=2',
+      200,
+      big(['9007199254740993', '2'], 'id-first'),
+      {
+        requestHeaders: KEY,
+      },
+    );
+    const other = exchange(
+      'GET',
+      '/api/v1/customers?page=%32',
+      200,
+      big(['9007199254740992', '2'], 'id-first'),
+      {
+        requestHeaders: KEY,
+      },
+    );
+    expect(one(id, [plain, other])?.breaches).toHaveLength(1);
+  });
+});
+
 describe('no side effect from a refusal', () => {
   const id = 'REL-REFUSED-WRITE-LEAVES-NOTHING';
   const post = (status: number) =>
