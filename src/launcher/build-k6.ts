@@ -22,7 +22,9 @@ export async function buildPinnedK6(say: (line: string) => void): Promise<BuildR
   if (!go) return { noGo: true };
   const dir = projectK6Dir();
   mkdirSync(dir, { recursive: true });
-  say(`building k6 ${K6_VERSION} with Go into ${dir} (about a minute, once)`);
+  say(
+    `building k6 ${K6_VERSION} with Go into ${dir} (about a minute with Go's caches warm, several on a first build; once)`,
+  );
   const started = Date.now();
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(go, ['install', `go.k6.io/k6@${K6_VERSION}`], {
