@@ -101,6 +101,33 @@ export function previousPaths(
   return { json: aside(paths.json), markdown: aside(paths.markdown), junit: aside(paths.junit) };
 }
 
+/** A report this launcher writes where k6 wrote none: no figures, only its verdict and why. */
+function reportWithoutSummary(
+  script: string,
+  target: LoadReport['target'],
+  startedAt: Date,
+  verdict: LoadReport['verdict'],
+  verdictReason: string,
+  notes: string[],
+): LoadReport {
+  return {
+    tool: 'payments-crm-conformance k6 harness',
+    script,
+    target,
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.max(0, Date.now() - startedAt.getTime()),
+    verdict,
+    verdictReason,
+    passed: false,
+    thresholds: [],
+    checks: [],
+    metrics: {},
+    figures: [],
+    verdicts: [],
+    notes,
+  };
+}
+
 /**
  * A run that never started (the launcher refused before k6, or k6 refused its arguments): its own
  * entry, verdict "did not run" with the reason, so no page shows the last run's verdict as this
@@ -130,24 +157,18 @@ export function writeDidNotRun(
     ? `; its dashboard ${basename(paths.dashboard)} is still there`
     : '';
   const report: LoadReport = {
-    tool: 'payments-crm-conformance k6 harness',
-    script,
-    target,
-    finishedAt: new Date().toISOString(),
-    durationMs: Math.max(0, Date.now() - startedAt.getTime()),
-    verdict: 'did not run',
-    verdictReason: reason,
-    passed: false,
-    thresholds: [],
-    checks: [],
-    metrics: {},
-    figures: [],
-    verdicts: [],
-    notes: before
-      ? [
-          `the run before this one (${reportVerdict(before)}, finished ${before.finishedAt}) is not this run: its reports are ${basename(previousPaths(reportDir, script).markdown)} and .json${kept}`,
-        ]
-      : [],
+    ...reportWithoutSummary(
+      script,
+      target,
+      startedAt,
+      'did not run',
+      reason,
+      before
+        ? [
+            `the run before this one (${reportVerdict(before)}, finished ${before.finishedAt}) is not this run: its reports are ${basename(previousPaths(reportDir, script).markdown)} and .json${kept}`,
+          ]
+        : [],
+    ),
     dashboard: { missing: 'the run did not start' },
   };
   rewrite(reportDir, script, report);
@@ -187,22 +208,14 @@ export function markInterrupted(
   const reason = `stopped by ${interruption.signal ?? 'a signal'} before the end: the figures cover only the part that ran`;
   const report: LoadReport = found
     ? { ...found, verdict: 'interrupted', verdictReason: reason, passed: false }
-    : {
-        tool: 'payments-crm-conformance k6 harness',
+    : reportWithoutSummary(
         script,
         target,
-        finishedAt: new Date().toISOString(),
-        durationMs: Date.now() - interruption.startedAt.getTime(),
-        verdict: 'interrupted',
-        verdictReason: `${reason}; k6 ended before writing its summary`,
-        passed: false,
-        thresholds: [],
-        checks: [],
-        metrics: {},
-        figures: [],
-        verdicts: [],
-        notes: [],
-      };
+        interruption.startedAt,
+        'interrupted',
+        `${reason}; k6 ended before writing its summary`,
+        [],
+      );
   rewrite(reportDir, script, report);
   return report;
 }

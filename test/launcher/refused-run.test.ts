@@ -13,6 +13,7 @@ import { writeReports } from '../../src/report/write-reports.ts';
 import { AREAS } from '../../src/rules/catalogue.ts';
 import { fakeK6, runLoadCli } from '../load/cli-run.ts';
 import { fixtureResults } from '../report/fixture.ts';
+import { loadReportFixture } from '../support/load-report.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -20,21 +21,7 @@ afterAll(() => {
 });
 
 /** The last run's report: a release that passed. */
-const previous = `${JSON.stringify({
-  tool: 'payments-crm-conformance k6 harness',
-  script: 'release',
-  target: { name: 'local', apiBaseUrl: 'http://127.0.0.1:1/' },
-  finishedAt: '2026-01-01T00:00:00.000Z',
-  durationMs: 30_300,
-  verdict: 'passed',
-  passed: true,
-  thresholds: [],
-  checks: [],
-  metrics: {},
-  figures: [],
-  verdicts: [],
-  notes: [],
-})}\n`;
+const previous = `${JSON.stringify(loadReportFixture())}\n`;
 
 describe('a load run k6 refuses', () => {
   it('writes a "did not run" entry, keeps the previous run reports and dashboard, and claims no verdict', async () => {

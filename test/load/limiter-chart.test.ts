@@ -15,6 +15,7 @@ import { figuresOf, renderLimiterSvg, timelineOf } from '../../load/lib/summary/
 import { renderMarkdown } from '../../load/lib/summary/markdown.ts';
 import { reportPaths, summaryOutputs } from '../../load/lib/summary/outputs.ts';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
+import { loadReportFixture } from '../support/load-report.ts';
 import { simulatedIO } from './simulated-limiter.ts';
 
 const SMOKE: ProbeLimits = { ...DEFAULT_LIMITS, budgetMs: 60_000, maxBurst: 2000 };
@@ -22,22 +23,13 @@ const sum = (points: readonly TimelinePoint[], key: 'accepted' | 'limited' | 'ot
   points.reduce((n, p) => n + p[key], 0);
 
 function report(analysis: Record<string, unknown>): LoadReport {
-  return {
+  return loadReportFixture({
     tool: 't',
     script: 'rate-limit',
     target: { name: 'local', apiBaseUrl: 'http://127.0.0.1:1/api/' },
-    finishedAt: '2026-01-01T00:00:00.000Z',
     durationMs: 1,
-    verdict: 'passed',
-    passed: true,
-    thresholds: [],
-    checks: [],
-    metrics: {},
-    figures: [],
-    verdicts: [],
-    notes: [],
     analysis,
-  };
+  });
 }
 
 describe('the limiter drawn', () => {

@@ -14,6 +14,7 @@ import {
 } from '../../src/report/load-runs.ts';
 import { readBackLoadReport, readBackResults } from '../../src/report/read-back.ts';
 import { REPORT_FILES, writeReports } from '../../src/report/write-reports.ts';
+import { loadReportFixture } from '../support/load-report.ts';
 import { fixtureResults } from './fixture.ts';
 
 const dirs: string[] = [];
@@ -33,22 +34,12 @@ const HOSTILE =
 
 /** A load report as the k6 summary writes it (the fields the pages render). */
 function loadReport(target: { name: string; apiBaseUrl: string }, over: Record<string, unknown> = {}) {
-  return {
+  return loadReportFixture({
     tool: 'payments-crm-conformance',
-    script: 'release',
     target,
     finishedAt: '2026-01-05T10:01:00.000Z',
-    durationMs: 30_300,
-    verdict: 'passed',
-    passed: true,
-    thresholds: [],
-    checks: [],
-    metrics: {},
-    figures: [],
-    verdicts: [],
-    notes: [],
     ...over,
-  };
+  });
 }
 
 describe('a planted previous results.json', () => {
