@@ -8,7 +8,8 @@ import { RULES } from '../rules/catalogue.ts';
 import { rulesOfTags } from '../rules/tags.ts';
 import { PROJECT_VITEST } from '../runner/project-root.ts';
 
-export async function collectCoverage(): Promise<Map<string, string[]>> {
+/** Each test of the suites as collected (no request sent): its check id and its tags. */
+async function collectSuiteTests(): Promise<{ checkId: string; tags: readonly string[] }[]> {
   const vitest = await createVitest('test', {
     ...PROJECT_VITEST,
     project: ['conformance'],
@@ -17,41 +18,31 @@ export async function collectCoverage(): Promise<Map<string, string[]>> {
   });
   try {
     const { testModules } = await vitest.collect();
-    const coverage = new Map<string, string[]>();
-    for (const module of testModules) {
-      for (const test of module.children.allTests()) {
-        const checkId = test.name.split(' ')[0] ?? test.name;
-        // The rules are the test's tags (check() in src/checks/define.ts); its name is "ID title".
-        for (const id of rulesOfTags(test.tags)) coverage.set(id, [...(coverage.get(id) ?? []), checkId]);
-      }
-    }
-    // The invariants judge every answer of the run (src/checks/invariants.ts): they cover their rules too.
-    for (const inv of invariantChecks()) {
-      for (const id of inv.rules) coverage.set(id, [...(coverage.get(id) ?? []), inv.id]);
-    }
-    return coverage;
+    // The name is "ID title" (check() in src/checks/define.ts); the rules are the tags.
+    return testModules.flatMap((m) =>
+      [...m.children.allTests()].map((t) => ({ checkId: t.name.split(' ')[0] ?? t.name, tags: t.tags })),
+    );
   } finally {
     await vitest.close();
   }
 }
 
+export async function collectCoverage(): Promise<Map<string, string[]>> {
+  const coverage = new Map<string, string[]>();
+  for (const { checkId, tags } of await collectSuiteTests()) {
+    for (const id of rulesOfTags(tags)) coverage.set(id, [...(coverage.get(id) ?? []), checkId]);
+  }
+  // The invariants judge every answer of the run (src/checks/invariants.ts): they cover their rules too.
+  for (const inv of invariantChecks()) {
+    for (const id of inv.rules) coverage.set(id, [...(coverage.get(id) ?? []), inv.id]);
+  }
+  return coverage;
+}
+
 /** Every check id of the suites (collected, no request sent) and of the invariants. */
 export async function collectCheckIds(): Promise<string[]> {
-  const vitest = await createVitest('test', {
-    ...PROJECT_VITEST,
-    project: ['conformance'],
-    watch: false,
-    reporters: [],
-  });
-  try {
-    const { testModules } = await vitest.collect();
-    const ids = testModules.flatMap((m) =>
-      [...m.children.allTests()].map((t) => (t.name.split(' ')[0] ?? t.name).toUpperCase()),
-    );
-    return [...ids, ...invariantChecks().map((c) => c.id)];
-  } finally {
-    await vitest.close();
-  }
+  const ids = (await collectSuiteTests()).map((t) => t.checkId.toUpperCase());
+  return [...ids, ...invariantChecks().map((c) => c.id)];
 }
 
 /** A rule that governs routes, and which routes it governs (from the operation's auth and service). */
