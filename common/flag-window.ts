@@ -137,6 +137,8 @@ function sortKeys(value: unknown): unknown {
 export interface FlagAnalysis {
   polls: number;
   changes: FlagChange[];
+  /** Each change that followed another one poller saw: how sharply the two are placed. */
+  pairs: FlagPair[];
   violations: FlagViolation[];
   rateLimited: number;
   errors: number;
@@ -147,7 +149,14 @@ export function analyseFlagPolls(
   pollers: readonly (readonly FlagPoll[])[],
   options: FlagWindowOptions = {},
 ): FlagAnalysis {
-  const result: FlagAnalysis = { polls: 0, changes: [], violations: [], rateLimited: 0, errors: 0 };
+  const result: FlagAnalysis = {
+    polls: 0,
+    changes: [],
+    pairs: [],
+    violations: [],
+    rateLimited: 0,
+    errors: 0,
+  };
   for (const polls of pollers) {
     const tracker = new FlagWindowTracker(options);
     for (const poll of polls) {
@@ -156,6 +165,7 @@ export function analyseFlagPolls(
       if (seen.rateLimited) result.rateLimited += 1;
       else if (poll.status < 200 || poll.status >= 300) result.errors += 1;
       if (seen.change) result.changes.push(seen.change);
+      if (seen.pair) result.pairs.push(seen.pair);
       if (seen.violation) result.violations.push(seen.violation);
     }
   }
@@ -206,8 +216,10 @@ export interface WatchVerdict {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * "Not renewed within the window": two changes closer than the window fail it; two changes that
- * can have been a window apart pass it; fewer than two changes prove nothing.
+ * "Not renewed within the window": two changes closer than the window fail it (however blurred the
+ * polls). A pass needs positive evidence: two changes placed sharply enough that a cache renewing
+ * twice as often would have shown as a violation (PAIR_SPREAD_FRACTION). Changes seen only by a
+ * starved watch (late polls, slow answers) prove nothing either way; fewer than two prove nothing.
  */
 export function judgeWindow(analysis: FlagAnalysis, windowMs: number): WatchVerdict {
   const [violation] = analysis.violations;
@@ -220,10 +232,21 @@ export function judgeWindow(analysis: FlagAnalysis, windowMs: number): WatchVerd
         `${seconds(windowMs)} window (${analysis.violations.length} such change(s))`,
     };
   }
-  if (analysis.changes.length >= 2) {
+  const tested = analysis.pairs.filter((pair) => pair.tested).length;
+  if (tested > 0) {
     return {
       outcome: 'passed',
       detail: `${analysis.changes.length} changes seen, none within ${seconds(windowMs)} of the previous one`,
+    };
+  }
+  if (analysis.pairs.length > 0) {
+    const sharpest = Math.min(...analysis.pairs.map((pair) => pair.spreadMs));
+    return {
+      outcome: 'inconclusive',
+      detail:
+        `${analysis.changes.length} changes seen, but the polls placed them too loosely to test the ` +
+        `window: the sharpest pair is uncertain by ${seconds(sharpest)}, more than ` +
+        `${seconds(windowMs * PAIR_SPREAD_FRACTION)} (late polls or slow answers)`,
     };
   }
   return {

@@ -217,6 +217,53 @@ describe('judgeWindow', () => {
       detail: expect.stringMatching(/only once/),
     });
   });
+
+  it('passes nothing a starved watch saw: two changes placed too loosely are inconclusive', () => {
+    // Polls 25 s apart (a watch that fell behind its 10 s plan): each change is placed within 25 s,
+    // so a cache renewing every 30 s could show the same two changes 75 s apart.
+    const starved = (renewals: number[]) =>
+      judgeWindow(analyseFlagPolls([polls(renewals, 25_000, 200_000)], plan), plan.windowMs);
+    expect(starved([60_000, 120_000])).toEqual({
+      outcome: 'inconclusive',
+      detail:
+        '2 changes seen, but the polls placed them too loosely to test the window: the sharpest pair ' +
+        'is uncertain by 50.0 s, more than 30.0 s (late polls or slow answers)',
+    });
+    // A 30 s cache seen through the same polls: renewals 30 s apart show as changes 25 or 50 s apart.
+    expect(starved([25_000, 50_000, 75_000, 100_000]).outcome).toBe('failed');
+  });
+
+  it('whatever the timing of the watch: a 30 s cache is never passed, a 60 s one never failed', () => {
+    // Polls sent at uneven gaps (a starved watch), each answered after a delay; the server's data
+    // is the renewal in force when the request arrived.
+    const watchOf = (every: number, phase: number, gaps: number[], delays: number[]): FlagPoll[] => {
+      let sent = 0;
+      return gaps.map((gap, i) => {
+        sent += gap;
+        const renewal = Math.floor((sent + phase) / every);
+        return { sentAtMs: sent, atMs: sent + (delays[i] ?? 0), status: 200, body: body(renewal) };
+      });
+    };
+    const timing = fc.record({
+      gaps: fc.array(fc.integer({ min: 1000, max: 40_000 }), { minLength: 8, maxLength: 30 }),
+      delays: fc.array(fc.integer({ min: 0, max: 8000 }), { minLength: 30, maxLength: 30 }),
+      phase: fc.integer({ min: 0, max: 59_999 }),
+    });
+    const outcomes = new Set<string>();
+    fc.assert(
+      fc.property(timing, ({ gaps, delays, phase }) => {
+        const judged = (every: number) =>
+          judgeWindow(analyseFlagPolls([watchOf(every, phase, gaps, delays)], plan), plan.windowMs).outcome;
+        expect(judged(30_000)).not.toBe('passed');
+        const right = judged(60_000);
+        expect(right).not.toBe('failed');
+        outcomes.add(right);
+      }),
+      { numRuns: 400, seed: 29 },
+    );
+    // Not vacuous: the right cache is passed by some timings and left inconclusive by others.
+    expect([...outcomes].sort()).toEqual(['inconclusive', 'passed']);
+  });
 });
 
 describe('judgeRenewal', () => {
