@@ -35,6 +35,14 @@ const JSON_FIELD = new RegExp(
 // access_token=... in a query string or form body. An empty value hides nothing (and a recorded
 // request keeps the secret after `access_token=` as its variable, which must stay next to it).
 const FORM_FIELD = new RegExp(`((?:^|[?&;\\s"])(?:${SECRET_FIELDS})=)${SHELL_REFERENCE}[^&;\\s"]+`, 'gi');
+// Every field name above holds one of these: a text without any (lowercased) has no field to
+// redact, and the two patterns (slow per character) are not run over it. Lowercasing maps ASCII
+// letters only to ASCII, and the patterns match ASCII letters only by ASCII ones (no `u` flag).
+const FIELD_STEMS = ['token', 'secret', 'password', 'authorization'];
+const mayHoldField = (text: string) => {
+  const lower = text.toLowerCase();
+  return FIELD_STEMS.some((stem) => lower.includes(stem));
+};
 
 export interface SecretFilter {
   text(value: string): string;
@@ -93,6 +101,7 @@ export function createSecretFilter(secrets: readonly string[]): SecretFilter {
     // otherwise leave the tail of a secret that contains one.
     let out = value;
     for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    if (!mayHoldField(out)) return out;
     return out.replace(JSON_FIELD, `$1"${REDACTED}"`).replace(FORM_FIELD, `$1${REDACTED}`);
   };
 

@@ -135,9 +135,23 @@ function locator(bases: Bases): ((e: RecordedExchange) => Located | undefined) |
   };
 }
 
-/** The parsed JSON of an answer; undefined when it is not JSON or was cut by the recorder. */
-function jsonOf(e: RecordedExchange): { ok: true; value: unknown } | { ok: false } {
-  const text = e.responseBody;
+type Parsed = { ok: true; value: unknown } | { ok: false };
+/**
+ * Each answer parsed once: a dozen invariants read the same body (a run's 225 error answers of
+ * 60 KB each were parsed 14 times over). A recorded exchange is never changed after it is recorded.
+ */
+const parsedBodies = new WeakMap<RecordedExchange, Parsed>();
+
+/** The parsed JSON of an answer; not ok when it is not JSON or was cut by the recorder. */
+function jsonOf(e: RecordedExchange): Parsed {
+  const known = parsedBodies.get(e);
+  if (known) return known;
+  const parsed = parseBody(e.responseBody);
+  parsedBodies.set(e, parsed);
+  return parsed;
+}
+
+function parseBody(text: string | undefined): Parsed {
   if (text === undefined || text === '' || TRUNCATED.test(text)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -557,6 +571,34 @@ export interface InvariantResult {
  * of its kind, no rule or area of the run) is left out; a run filtered by rule (--rule) keeps only
  * the invariants of the rules it ran, so it reports what it was asked for.
  */
+/**
+ * The last judgement, reused while the same exchanges are asked about: a run's reporters (the
+ * results, the console tree, the closing line) each ask, and judging is the run's costliest pass
+ * over target text (three passes took 1.6 s of the main thread with 60 KB error paths, issue 30).
+ * Reused only for the very same exchange objects, in the same order, over the same bases.
+ */
+let lastJudged: { seen: readonly SeenExchange[]; bases: Bases; verdicts: InvariantVerdict[] } | undefined;
+
+function judgedOnce(seen: readonly SeenExchange[], bases: Bases): InvariantVerdict[] {
+  const last = lastJudged;
+  if (
+    last &&
+    last.bases.apiBaseUrl === bases.apiBaseUrl &&
+    last.bases.petstoreBaseUrl === bases.petstoreBaseUrl &&
+    last.seen.length === seen.length &&
+    last.seen.every((s, i) => s.exchange === seen[i]?.exchange && s.checkId === seen[i]?.checkId)
+  ) {
+    return last.verdicts;
+  }
+  const verdicts = [...judgeInvariants(seen, bases), ...judgeRelations(seen, bases)];
+  lastJudged = {
+    seen,
+    bases: { apiBaseUrl: bases.apiBaseUrl, petstoreBaseUrl: bases.petstoreBaseUrl },
+    verdicts,
+  };
+  return verdicts;
+}
+
 export function invariantResults(
   checks: readonly {
     id: string;
@@ -575,17 +617,19 @@ export function invariantResults(
     filtered
       ? v.rules.some((r) => rules.has(r))
       : v.status !== 'skipped' || v.rules.some((r) => rules.has(r)) || areas.has(v.area);
-  return [...judgeInvariants(seen, bases), ...judgeRelations(seen, bases)].filter(inScope).map((v) => ({
-    id: v.id,
-    title: v.title,
-    area: v.area,
-    rules: v.rules,
-    level: v.level,
-    status: v.status,
-    ...(v.status === 'failed' && !failsTheRun(v.level, strict) ? { nonStrict: true } : {}),
-    ...(v.reason !== undefined ? { reason: v.reason } : {}),
-    ...(v.breaches.length ? { failedExchange: 0 } : {}),
-    durationMs: 0,
-    exchanges: v.breaches.map((b) => b.exchange),
-  }));
+  return judgedOnce(seen, bases)
+    .filter(inScope)
+    .map((v) => ({
+      id: v.id,
+      title: v.title,
+      area: v.area,
+      rules: v.rules,
+      level: v.level,
+      status: v.status,
+      ...(v.status === 'failed' && !failsTheRun(v.level, strict) ? { nonStrict: true } : {}),
+      ...(v.reason !== undefined ? { reason: v.reason } : {}),
+      ...(v.breaches.length ? { failedExchange: 0 } : {}),
+      durationMs: 0,
+      exchanges: v.breaches.map((b) => b.exchange),
+    }));
 }

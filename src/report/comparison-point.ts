@@ -66,10 +66,17 @@ export function notAComparisonPoint(results: Candidate): string | undefined {
   return undefined;
 }
 
-/** After a run: it becomes its target's comparison point when it is a complete, unfiltered one. */
-export async function keepComparisonPoint(dir: string, results: ConformanceResults): Promise<boolean> {
+/**
+ * After a run: it becomes its target's comparison point when it is a complete, unfiltered one.
+ * `text`: the results as results.json holds them, when already written (not serialized twice).
+ */
+export async function keepComparisonPoint(
+  dir: string,
+  results: ConformanceResults,
+  text = `${jsonText(results, 2)}\n`,
+): Promise<boolean> {
   if (notAComparisonPoint(results)) return false;
   await makeFolder(join(dir, HISTORY_FOLDER));
-  await writeFileAtomic(comparisonPointPath(dir, results.target), `${jsonText(results, 2)}\n`);
+  await writeFileAtomic(comparisonPointPath(dir, results.target), text);
   return true;
 }

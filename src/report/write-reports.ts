@@ -136,12 +136,14 @@ export async function writeReports(
   const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target, note));
   // results.json last of these: a reader that finds it finds this run's summary.md, index.html and
   // junit.xml beside it. The CLI's exit code does not read it.
+  // Serialized once: results.json and, for a complete run, the comparison point hold the same text.
+  const resultsText = `${jsonText(results, 2)}\n`;
   const files: Array<readonly [string, string]> = [
     [join(dir, REPORT_FILES.summary), renderSummary(results)],
     [join(dir, REPORT_FILES.html), renderHtml(results, loadRuns)],
     // JUnit from the same results, once: its counts are the other reports' counts.
     [join(dir, REPORT_FILES.junit), renderJunit(results)],
-    [join(dir, REPORT_FILES.results), `${jsonText(results, 2)}\n`],
+    [join(dir, REPORT_FILES.results), resultsText],
   ];
   if (options.har) files.unshift([options.har.path, options.har.render(results)]);
   const lastResults = join(dir, REPORT_FILES.results);
@@ -152,7 +154,7 @@ export async function writeReports(
     if (!options.har || resolve(options.har.path) !== resolve(defaultHar))
       rmSync(defaultHar, { force: true });
   });
-  await keepComparisonPoint(dir, results).catch((error: unknown) =>
+  await keepComparisonPoint(dir, results, resultsText).catch((error: unknown) =>
     note(`this run could not be kept as the comparison point of its target: ${firstLine(error)}`),
   );
   // The load runs beside it name it in their summaries (one page per release, docs/load.md).

@@ -27,6 +27,31 @@ describe('createSecretFilter', () => {
     });
   });
 
+  it('redacts every field name in any letter case, amid any text (the quick pre-check skips none)', () => {
+    const f = createSecretFilter([]);
+    const names = [
+      'access_token',
+      'refresh_token',
+      'id_token',
+      'client_secret',
+      'api_key_secret',
+      'password',
+      'authorization',
+      'proxy-authorization',
+      'x-api-key-secret',
+    ];
+    // Letter cases alternate per name; non-ASCII neighbours (one lowercases to two units) around it.
+    names.forEach((name, i) => {
+      const cased = [...name].map((c, j) => ((i + j) % 2 ? c.toUpperCase() : c)).join('');
+      expect(f.text(`İ/// {"${cased}":"v1"} ?${cased}=v2 ſ`)).toBe(
+        `İ/// {"${cased}":"${REDACTED}"} ?${cased}=${REDACTED} ſ`,
+      );
+    });
+    // Text with no field name is returned as it came (60,000 slashes: the error path of issue 30).
+    const slashes = `{"path":"${'/'.repeat(60_000)}x","token":1}`;
+    expect(f.text(slashes)).toBe(slashes);
+  });
+
   it('leaves a printed command whole: its shell variables and token fetch hold no secret', () => {
     // reproductionOf's lines: a bearer request fetches its token first; a form body splices the secret.
     const f = createSecretFilter(['configured-secret-1']);
