@@ -28,6 +28,7 @@ const KINDS: { label: string; path: string | null; answers?: number }[] = [
 const server = await startReferenceServer({ control: true });
 const seconds = new Map<string, number[]>(KINDS.map((k) => [k.label, []]));
 const cpus = new Map<string, number[]>(KINDS.map((k) => [k.label, []]));
+const users = new Map<string, number[]>(KINDS.map((k) => [k.label, []]));
 const codes = new Map<string, (number | null)[]>(KINDS.map((k) => [k.label, []]));
 try {
   for (let i = 0; i < runs; i++) {
@@ -53,9 +54,10 @@ try {
         const out = { seconds: timed.wallMs / 1000, cpu: timed.cpuSeconds, code: timed.exitCode };
         seconds.get(kind.label)?.push(out.seconds);
         cpus.get(kind.label)?.push(out.cpu);
+        users.get(kind.label)?.push(timed.userSeconds);
         codes.get(kind.label)?.push(out.code);
         console.log(
-          `run ${i + 1}: ${kind.label}: ${out.seconds.toFixed(1)} s wall, ${out.cpu.toFixed(1)} s CPU, exit ${out.code}`,
+          `run ${i + 1}: ${kind.label}: ${out.seconds.toFixed(1)} s wall, ${out.cpu.toFixed(1)} s CPU (${timed.userSeconds.toFixed(1)} user, ${timed.systemSeconds.toFixed(1)} system), exit ${out.code}`,
         );
       } finally {
         await proxy.close();
@@ -71,13 +73,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 const against = (m: number, usual: number) => (usual > 0 ? ` (${((m / usual - 1) * 100).toFixed(1)} %)` : '');
 const usualWall = median(seconds.get(KINDS[0]?.label ?? '') ?? []);
 const usualCpu = median(cpus.get(KINDS[0]?.label ?? '') ?? []);
+const usualUser = median(users.get(KINDS[0]?.label ?? '') ?? []);
 console.log(
   `\nmedians of ${runs} run(s) each, against the usual run (load average ${loadavg()[0]?.toFixed(1)}):`,
 );
 for (const kind of KINDS) {
   const wall = median(seconds.get(kind.label) ?? []);
   const cpu = median(cpus.get(kind.label) ?? []);
+  const user = median(users.get(kind.label) ?? []);
   console.log(
-    `  ${kind.label}: ${wall.toFixed(1)} s wall${against(wall, usualWall)}, ${cpu.toFixed(1)} s CPU${against(cpu, usualCpu)}, exits ${codes.get(kind.label)?.join(', ')}`,
+    `  ${kind.label}: ${wall.toFixed(1)} s wall${against(wall, usualWall)}, ${cpu.toFixed(1)} s CPU${against(cpu, usualCpu)} of which user ${user.toFixed(1)} s${against(user, usualUser)}, exits ${codes.get(kind.label)?.join(', ')}`,
   );
 }

@@ -12,6 +12,9 @@ export interface TimedRun {
   wallMs: number;
   /** NaN where /usr/bin/time is missing. */
   cpuSeconds: number;
+  /** The two parts of cpuSeconds: the run's own code, and the kernel's work for it (reading sockets). */
+  userSeconds: number;
+  systemSeconds: number;
   exitCode: number | null;
   stderrTail: string;
 }
@@ -37,6 +40,8 @@ export function timedConformanceRun(env: NodeJS.ProcessEnv): Promise<TimedRun> {
       resolve({
         wallMs: performance.now() - started,
         cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
+        userSeconds: cpu ? Number(cpu[1]) : Number.NaN,
+        systemSeconds: cpu ? Number(cpu[2]) : Number.NaN,
         exitCode,
         stderrTail: stderr.replace(/cpu [\d.]+ [\d.]+\s*$/, '').trim(),
       });
