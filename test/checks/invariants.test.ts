@@ -278,3 +278,34 @@ describe('the exchange an invariant shows first', () => {
     expect(verdict?.reason).toContain('sent by ERR-MESSAGE (and 1 more of 2 answers)');
   });
 });
+
+describe('the verdicts of one finished run', () => {
+  it('are judged once for the reporters that ask in turn, and again once an exchange list changes', () => {
+    const good = exchange('GET', '/api/v1/customers?page=2', 200, page(2));
+    const exchanges: RecordedExchange[] = [good];
+    const checks = [{ id: 'PAG-X', rules: ['PAG-07'], area: 'customers-pagination' as const, exchanges }];
+    const first = invariantResults(checks, bases, false);
+    const again = invariantResults(
+      checks.map((c) => ({ ...c })),
+      bases,
+      true,
+    );
+    expect(again).toEqual(first);
+    expect(first.find((r) => r.id === 'INV-PAGE-PREVIOUS')?.status).toBe('passed');
+    // The same list, one exchange longer: judged anew.
+    const broken = exchange('GET', '/api/v1/customers?page=3', 200, page(3, { previous_page: 0 }));
+    exchanges.push(broken);
+    const later = invariantResults(checks, bases, false);
+    expect(later.find((r) => r.id === 'INV-PAGE-PREVIOUS')).toMatchObject({
+      status: 'failed',
+      exchanges: [broken],
+    });
+    // Another target's bases: judged anew (nothing there is located).
+    const elsewhere = invariantResults(
+      checks,
+      { apiBaseUrl: 'http://127.0.0.1:9/api/', petstoreBaseUrl: 'http://127.0.0.1:9/petstore/v1' },
+      false,
+    );
+    expect(elsewhere.find((r) => r.id === 'INV-PAGE-PREVIOUS')?.status).not.toBe('failed');
+  });
+});
