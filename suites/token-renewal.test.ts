@@ -7,7 +7,7 @@ import { errorCode, expectErrorBody, expectStatus } from '../src/checks/assertio
 import { area, check } from '../src/checks/define.ts';
 import { expect } from '../src/checks/expect.ts';
 import { requestFor } from '../src/checks/operation-requests.ts';
-import { skipUnlessBearerTaken } from '../src/checks/route-schemes.ts';
+import { sharedCustomersBearer, skipUnlessBearerTaken } from '../src/checks/route-schemes.ts';
 import { available, shared, Unavailable } from '../src/checks/shared.ts';
 import type { ApiRequest } from '../src/client/index.ts';
 import { operations, type TokenResponse } from '../src/contract/index.ts';
@@ -18,6 +18,8 @@ const CONCURRENT_REQUESTS = 10;
 const ME: ApiRequest = { service: 'main', method: 'GET', path: 'v1/user/me', auth: 'bearer' };
 // Every route that takes a bearer token owes SESSION_EXPIRED and renewal, not only /v1/user/me.
 const bearerOperations = operations().filter((op) => op.security.includes('bearer'));
+// Whether GET /v1/customers takes a bearer token, learned once for the file's two checks of it.
+const bearerUse = sharedCustomersBearer();
 
 const expired = shared(async (client, config, control) => {
   if (config.expiredAccessToken) return { token: config.expiredAccessToken };
@@ -123,7 +125,7 @@ area('token-renewal', () => {
       async (t) => {
         const result = available(t, await expired(t));
         // Asked only of a check that would run: a skipped one sends nothing.
-        await skipUnlessBearerTaken(t, op.operationId);
+        await skipUnlessBearerTaken(t, op.operationId, bearerUse);
         const auth = { headers: { authorization: `Bearer ${result.token}` } };
         const res = await t.client.request(requestFor(op, t.config, auth));
         expectErrorBody(res, `${route} with an expired token`);
@@ -144,7 +146,7 @@ area('token-renewal', () => {
       async (t) => {
         const result = available(t, await expired(t));
         // Asked only of a check that would run: a skipped one sends nothing.
-        await skipUnlessBearerTaken(t, op.operationId);
+        await skipUnlessBearerTaken(t, op.operationId, bearerUse);
         t.client.tokens.useToken(result.token);
         const res = await t.client.request({ ...requestFor(op, t.config, 'bearer'), renew: true });
         expectStatus(res, 200, `${route}, renewed once after SESSION_EXPIRED`);
