@@ -14,6 +14,9 @@ export function shared<T>(
   let pending:
     | Promise<{ value?: T; error?: unknown; failed: boolean; exchanges: RecordedExchange[] }>
     | undefined;
+  // A check that asks twice (a helper of the suite and the check itself) holds the evidence once:
+  // a second copy only doubled the reports and what the workers hand the reporter.
+  const attachedTo = new WeakSet<CheckContext>();
   return async (t) => {
     pending ??= (async () => {
       const config = t.config;
@@ -26,7 +29,10 @@ export function shared<T>(
       }
     })();
     const outcome = await pending;
-    t.attach(outcome.exchanges);
+    if (!attachedTo.has(t)) {
+      attachedTo.add(t);
+      t.attach(outcome.exchanges);
+    }
     if (outcome.failed) throw outcome.error;
     return outcome.value as T;
   };

@@ -68,3 +68,30 @@ describe('shared work that fails', () => {
     expect(attached[1]).toEqual(attached[0]);
   });
 });
+
+describe('shared work a check awaits twice', () => {
+  // A suite's helper and the check itself may both await it: one copy of the evidence per check
+  // (two doubled the reports), every check still holding it.
+  it('attaches its exchanges once to each check, however often that check awaits it', async () => {
+    const work = shared(async (client) => {
+      await client
+        .request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'none' })
+        .catch(() => undefined);
+      return 'done';
+    });
+    const attachedBy = new Map<string, unknown[][]>();
+    const contextNamed = (name: string) =>
+      ({
+        config: config(),
+        attach: (e: unknown[]) => attachedBy.set(name, [...(attachedBy.get(name) ?? []), e]),
+      }) as unknown as CheckContext;
+    const first = contextNamed('first');
+    const second = contextNamed('second');
+    expect(await work(first)).toBe('done');
+    expect(await work(first)).toBe('done');
+    expect(await work(second)).toBe('done');
+    expect(attachedBy.get('first')).toHaveLength(1);
+    expect(attachedBy.get('second')).toHaveLength(1);
+    expect(attachedBy.get('first')?.[0]?.length).toBeGreaterThan(0);
+  });
+});
