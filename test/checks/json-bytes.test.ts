@@ -84,6 +84,14 @@ describe('a key twice with another value (GEN-03)', () => {
     // The exact reader still reads what JSON.parse reads, the last of two keys, integers exact.
     expect(parseExactJson('{"a":1,"a":9007199254740993}')).toEqual({ a: 9007199254740993n });
     expect(changedDuplicates('not json')).toEqual([]);
+    // Answers with every key once are told apart without the exact reader (counting key ends):
+    // a string holding '":' or a key ending in whitespace before its colon does not hide a duplicate.
+    expect(changedDuplicates('{"m":"a\\":b","k" :1,"n":{"k":2}}')).toEqual([]);
+    expect(changedDuplicates('{"m":"x\\":y","k"\n:1,"k" : 2}')).toEqual([{ key: 'k', first: 1, last: 2 }]);
+    expect(changedDuplicates('{"m":"q\\":r","a":{"b":1,"b":3}}')).toEqual([{ key: 'b', first: 1, last: 3 }]);
+    expect(changedDuplicates('{"__proto__":1,"__proto__":2}')).toEqual([
+      { key: '__proto__', first: 1, last: 2 },
+    ]);
   });
 });
 
