@@ -566,6 +566,19 @@ export interface InvariantResult {
 }
 
 /**
+ * Reads the OpenAPI documents and compiles the error body's schema in this thread ahead of the
+ * judging: the reporter calls it as the run starts, while the workers load and the thread waits, so
+ * the run's end (every exchange judged, then the reports) does not begin with them (about a third
+ * of the judging's time). Anything wrong with the documents is left for the judging to report.
+ */
+export function prepareInvariants(): void {
+  try {
+    operations();
+    validateErrorBody(undefined);
+  } catch {}
+}
+
+/**
  * The invariants' verdicts over the checks of a run, as check records: a failed one holds the
  * exchanges that broke it (the first marked). A verdict about nothing this run touched (no answer
  * of its kind, no rule or area of the run) is left out; a run filtered by rule (--rule) keeps only

@@ -14,7 +14,7 @@ import type {
   Vitest,
 } from 'vitest/node';
 import { createSecretFilter } from '../../common/secret-filter.ts';
-import { invariantResults } from '../checks/invariants.ts';
+import { invariantResults, prepareInvariants } from '../checks/invariants.ts';
 import type { HandedOver, TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
@@ -93,6 +93,9 @@ export default class ConformanceReporter implements Reporter {
     this.besideSelfTests = specifications.some((s) => s.project.name === SELF_PROJECT);
     this.writing = undefined;
     if (!this.active) return;
+    // Off the run's end: the documents and the error schema the invariants judge with, read while
+    // the workers start (an idle moment of this thread).
+    if (this.options.invariants !== false) setTimeout(prepareInvariants, 0);
     await this.prepareFolder();
   }
 
