@@ -27,7 +27,14 @@ export interface RunningReferenceServer {
 }
 
 function origin(address: AddressInfo): string {
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A listener on every address (`::` dual-stack, `0.0.0.0`) is reached at the IPv4 loopback: its
+  // links and printed addresses name a place a client can connect to.
+  const unspecified = address.address === '::' || address.address === '0.0.0.0';
+  const host = unspecified
+    ? '127.0.0.1'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address;
   return `http://${host}:${address.port}`;
 }
 
