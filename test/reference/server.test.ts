@@ -1,9 +1,10 @@
 // The HTTP layer: the error body on every error, unknown routes and methods, malformed and
 // oversized input, and requests that are not even HTTP. Never a 5xx, never a crash.
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../src/reference/index.ts';
 import { expectErrorBody, withServer } from './helpers.ts';
 
 const PETS = '/petstore/v1/pets';
@@ -158,5 +159,30 @@ describe('the Date header under added latency', () => {
       const date = Date.parse(String(answer.headers.date));
       expect(Math.abs(date - Date.parse(body.timestamp))).toBeLessThan(2_000);
     });
+  });
+});
+
+describe('a dual-stack listener (the mutation run listens on ::)', () => {
+  it('names the IPv4 loopback in its addresses and sees an IPv4 caller as that address, not ::ffff:', async () => {
+    const v6 = await new Promise<boolean>((done) => {
+      const probe = createServer();
+      probe.once('error', () => done(false));
+      probe.listen(0, '::1', () => probe.close(() => done(true)));
+    });
+    if (!v6) return; // no IPv6 loopback here: `::` is not a dual-stack listener to test
+    const server = await startReferenceServer({ port: 0, host: '::', control: true });
+    try {
+      expect(server.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/$/);
+      // Node reports an IPv4 caller of a `::` listener as ::ffff:127.0.0.1; the key pinned to
+      // 127.0.0.1 is accepted only if the server takes the prefix off (KEY-03).
+      const key = server.control.createApiKey({ pinnedAddress: '127.0.0.1' });
+      const res = await request(`${server.apiBaseUrl}v1/customers`, {
+        headers: { 'x-api-key-id': key.id, 'x-api-key-secret': key.secret },
+      });
+      await res.body.dump();
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });
