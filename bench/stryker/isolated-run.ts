@@ -6,8 +6,12 @@
 // staging through the addresses and demo credentials it prints, and the server is killed afterwards:
 // a hang is the suite's timeout ("the server hangs"), a crash the liveness checks failing.
 // Where the machine has IPv6 loopback the server listens dual-stack (`::`), so an IPv4 caller is seen
-// as ::ffff:127.0.0.1, as on a real dual-stack host; the run still connects to 127.0.0.1 only.
-// Exit: the conformance run's code; 1 when the server never listened or the run outlived its bound
+// as ::ffff:127.0.0.1, as on a real dual-stack host; the run still connects to 127.0.0.1 only. One
+// listener cannot show every way of reading the caller's address (a mutant that cuts 7 characters
+// off every address is right on a dual-stack listener and wrong on an IPv4 one, a mutant that keeps
+// the ::ffff: prefix the other way round), so a passing dual-stack run is followed by the checks that
+// pin a key to the caller's own address (ADDRESS_CHECKS) against an IPv4-only listener.
+// Exit: the conformance run's code; 1 when the server never listened or the runs outlived their bound
 // (MUTATION_RUN_BOUND_S, default 240 s: a hang is never a pass).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -52,6 +56,12 @@ export function runEnvironment(printed: Record<string, string>, env: NodeJS.Proc
   return out;
 }
 
+/** The checks whose verdict depends on the address family the server sees the run at (KEY-03). */
+export const ADDRESS_CHECKS = 'KEY-PINNED-OWN-*';
+
+/** Every child process group still running, stopped when this process is told to stop. */
+const running = new Set<ChildProcess>();
+
 const killGroup = (child: ChildProcess) => {
   try {
     if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
@@ -72,16 +82,34 @@ export interface IsolatedRunOptions {
   run?: string[];
 }
 
-/** Starts the server, runs the suite against it, stops both; resolves to the exit code. */
+/**
+ * Starts the server, runs the suite against it, stops both; resolves to the exit code. Dual-stack
+ * where the machine allows (or on `host`), then, if that passed, the address checks on IPv4 only.
+ */
 export async function isolatedRun(o: IsolatedRunOptions): Promise<number> {
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const env = o.env ?? process.env;
   const host = o.host ?? ((await hasIpv6Loopback()) ? '::' : '127.0.0.1');
+  const deadline = Date.now() + o.boundMs;
+  const first = await onePass(o, log, host, [], deadline);
+  if (first !== 0 || host !== '::') return first;
+  log(`mutation run: passed on a dual-stack listener; ${ADDRESS_CHECKS} again on 127.0.0.1 only`);
+  return onePass(o, log, '127.0.0.1', ['--check', ADDRESS_CHECKS], deadline);
+}
+
+async function onePass(
+  o: IsolatedRunOptions,
+  log: (line: string) => void,
+  host: string,
+  select: string[],
+  deadline: number,
+): Promise<number> {
+  const env = o.env ?? process.env;
   const server = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/cli/reference-server.ts', '--port', '0', '--host', host, '--control'],
     { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  running.add(server);
   let output = '';
   let errors = '';
   server.stdout?.on('data', (d: Buffer) => {
@@ -114,29 +142,45 @@ export async function isolatedRun(o: IsolatedRunOptions): Promise<number> {
     }
     const run = spawn(
       (o.run ?? [process.execPath])[0] as string,
-      o.run?.slice(1) ?? ['--import', 'vitest/node', '--import', 'tsx', 'src/cli/conformance.ts'],
+      [
+        ...(o.run?.slice(1) ?? ['--import', 'vitest/node', '--import', 'tsx', 'src/cli/conformance.ts']),
+        ...select,
+      ],
       { cwd: o.cwd, env: runEnvironment(printed, env), detached: true, stdio: 'inherit' },
     );
+    running.add(run);
     void serverExit.then((code) => {
       if (run.exitCode === null) log(`mutation run: the reference server exited (${code}) during the run`);
     });
     return await new Promise<number>((done) => {
-      const timer = setTimeout(() => {
-        log(`mutation run: no verdict within ${o.boundMs / 1000} s: the server (or the run) hangs`);
-        killGroup(run);
-        done(1);
-      }, o.boundMs);
+      const timer = setTimeout(
+        () => {
+          log(`mutation run: no verdict within ${o.boundMs / 1000} s: the server (or the run) hangs`);
+          killGroup(run);
+          done(1);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       run.once('exit', (code, signal) => {
         clearTimeout(timer);
+        running.delete(run);
         done(code ?? (signal ? 1 : 0));
       });
     });
   } finally {
     killGroup(server);
+    running.delete(server);
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // Stopped from outside (Stryker, Ctrl+C): the children are in groups of their own, so stop them too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const child of running) killGroup(child);
+      process.exit(1);
+    });
+  }
   const bound = Number(process.env.MUTATION_RUN_BOUND_S ?? 240);
   isolatedRun({ boundMs: (Number.isFinite(bound) && bound > 0 ? bound : 240) * 1000 }).then(
     (code) => process.exit(code),

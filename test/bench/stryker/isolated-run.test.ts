@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  ADDRESS_CHECKS,
   hasIpv6Loopback,
   isolatedRun,
   printedVariables,
@@ -60,31 +61,40 @@ describe('what the server prints', () => {
 });
 
 describe('one run', () => {
-  // A stand-in for the conformance run: writes what it was given, asks the server, then exits or hangs.
+  // A stand-in for the conformance run: appends what it was given (one JSON line per pass), asks the
+  // server, then exits or hangs. `--` keeps the selection the wrapper appends away from node's options.
   const standIn = (out: string, then: string) => [
     process.execPath,
     '-e',
     `const fs=require('node:fs');const e=process.env;` +
       `fetch(e.PETSTORE_BASE_URL+'/pets?limit=1').then(async(r)=>{` +
-      `fs.writeFileSync(${JSON.stringify(out)},JSON.stringify({target:e.CONFORMANCE_TARGET,api:e.API_BASE_URL,control:e.REFERENCE_CONTROL_URL,status:r.status,next:r.headers.get('x-next')}));${then}})`,
+      `fs.appendFileSync(${JSON.stringify(out)},JSON.stringify({target:e.CONFORMANCE_TARGET,api:e.API_BASE_URL,control:e.REFERENCE_CONTROL_URL,status:r.status,next:r.headers.get('x-next'),args:process.argv.slice(1)})+'\\n');${then}})`,
+    '--',
   ];
+  const passes = (out: string) =>
+    readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+  const fresh = () => join(mkdtempSync(join(tmpdir(), 'isolated-run-')), 'seen.jsonl');
 
   it('judges a server started apart, on 127.0.0.1, and stops it afterwards', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'isolated-run-')), 'seen.json');
+    const out = fresh();
     const code = await isolatedRun({ boundMs: 60_000, run: standIn(out, 'process.exit(0)'), log: () => {} });
     expect(code).toBe(0);
-    const seen = JSON.parse(readFileSync(out, 'utf8'));
-    expect(seen).toMatchObject({ target: 'staging', status: 200 });
-    // Every address the run is given, and the link the server sends, is the loopback it connects to,
-    // even on a dual-stack listener.
-    expect(seen.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/$/);
-    expect(seen.control).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__control\/$/);
-    expect(seen.next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/petstore\/v1\/pets\?/);
-    await expect(fetch(`${seen.api}v1/feature-flags`)).rejects.toThrow();
+    for (const seen of passes(out)) {
+      expect(seen).toMatchObject({ target: 'staging', status: 200 });
+      // Every address the run is given, and the link the server sends, is the loopback it connects
+      // to, even on a dual-stack listener.
+      expect(seen.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/$/);
+      expect(seen.control).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__control\/$/);
+      expect(seen.next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/petstore\/v1\/pets\?/);
+      await expect(fetch(`${seen.api}v1/feature-flags`)).rejects.toThrow();
+    }
   }, 90_000);
 
   it('a run that outlives its bound fails (a hang is never a pass), and the server is stopped', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'isolated-run-')), 'seen.json');
+    const out = fresh();
     const lines: string[] = [];
     const code = await isolatedRun({
       boundMs: 15_000,
@@ -93,8 +103,16 @@ describe('one run', () => {
     });
     expect(code).toBe(1);
     expect(lines.join('\n')).toMatch(/no verdict within 15 s/);
-    const seen = JSON.parse(readFileSync(out, 'utf8'));
+    const [seen] = passes(out);
     await expect(fetch(`${seen.api}v1/feature-flags`)).rejects.toThrow();
+  }, 90_000);
+
+  it('a failing run is the verdict: no second pass', async () => {
+    const out = fresh();
+    expect(await isolatedRun({ boundMs: 60_000, run: standIn(out, 'process.exit(1)'), log: () => {} })).toBe(
+      1,
+    );
+    expect(passes(out)).toHaveLength(1);
   }, 90_000);
 
   it('a server that never listens fails the run with its reason', async () => {
@@ -109,16 +127,25 @@ describe('one run', () => {
     expect(lines.join('\n')).toMatch(/the reference server did not start/);
   }, 90_000);
 
-  it('listens dual-stack exactly where the machine has IPv6 loopback', async () => {
+  it('dual-stack where the machine has IPv6 loopback, then the address checks on IPv4 only', async () => {
     const v6 = await hasIpv6Loopback();
-    const out = join(mkdtempSync(join(tmpdir(), 'isolated-run-')), 'seen.json');
+    const out = fresh();
     const probe = [
       process.execPath,
       '-e',
       // Over IPv6 loopback only a dual-stack listener answers.
-      `fetch(process.env.PETSTORE_BASE_URL.replace('127.0.0.1','[::1]')+'/pets?limit=1').then(()=>require('node:fs').writeFileSync(${JSON.stringify(out)},'v6'),()=>require('node:fs').writeFileSync(${JSON.stringify(out)},'v4 only'))`,
+      `const fs=require('node:fs');const w=(x)=>fs.appendFileSync(${JSON.stringify(out)},JSON.stringify({family:x,args:process.argv.slice(1)})+'\\n');` +
+        `fetch(process.env.PETSTORE_BASE_URL.replace('127.0.0.1','[::1]')+'/pets?limit=1').then(()=>w('v6'),()=>w('v4 only'))`,
+      '--',
     ];
     expect(await isolatedRun({ boundMs: 60_000, run: probe, log: () => {} })).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(v6 ? 'v6' : 'v4 only');
+    expect(passes(out)).toEqual(
+      v6
+        ? [
+            { family: 'v6', args: [] },
+            { family: 'v4 only', args: ['--check', ADDRESS_CHECKS] },
+          ]
+        : [{ family: 'v4 only', args: [] }],
+    );
   }, 90_000);
 });
