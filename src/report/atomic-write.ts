@@ -16,6 +16,11 @@ export function reserveTemporaryPath(path: string): string {
   return temporary;
 }
 
+/** The temporary file is gone (renamed into place or removed): a forced exit has nothing to remove. */
+export function settleTemporaryPath(temporary: string): void {
+  pending.delete(temporary);
+}
+
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const temporary = reserveTemporaryPath(path);
   try {

@@ -4,10 +4,11 @@
 // only when it ran every check of every area and ended with a verdict on the target (exit 0 or 1);
 // any other run leaves the point as it was, however many bad runs come in a row.
 import { createHash } from 'node:crypto';
+import { linkSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonText } from '../../common/safe-text.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { reserveTemporaryPath, settleTemporaryPath, writeFileAtomic } from './atomic-write.ts';
 import { makeFolder } from './reports-dir-check.ts';
 import { isSubset } from './results.ts';
 import type { ConformanceResults } from './types.ts';
@@ -68,15 +69,38 @@ export function notAComparisonPoint(results: Candidate): string | undefined {
 
 /**
  * After a run: it becomes its target's comparison point when it is a complete, unfiltered one.
- * `text`: the results as results.json holds them, when already written (not serialized twice).
+ * `text`: the results as results.json holds them, when already written (not serialized twice);
+ * `writtenAt`: that results.json, linked instead of written again (a hostile target's 16 MB were
+ * written twice, with a flush each).
  */
 export async function keepComparisonPoint(
   dir: string,
   results: ConformanceResults,
   text = `${jsonText(results, 2)}\n`,
+  writtenAt?: string,
 ): Promise<boolean> {
   if (notAComparisonPoint(results)) return false;
   await makeFolder(join(dir, HISTORY_FOLDER));
-  await writeFileAtomic(comparisonPointPath(dir, results.target), text);
+  const point = comparisonPointPath(dir, results.target);
+  if (writtenAt === undefined || !linked(writtenAt, point)) await writeFileAtomic(point, text);
   return true;
+}
+
+/**
+ * A second name for a report file, put in place atomically; false when the file system cannot link
+ * (another device, no hard links). Sharing the file is safe: reports are only ever replaced by a
+ * rename (atomic-write.ts), never edited in place, so neither name can change the other's text.
+ */
+function linked(from: string, to: string): boolean {
+  const temporary = reserveTemporaryPath(to);
+  try {
+    linkSync(from, temporary);
+    renameSync(temporary, to);
+    return true;
+  } catch {
+    rmSync(temporary, { force: true });
+    return false;
+  } finally {
+    settleTemporaryPath(temporary);
+  }
 }

@@ -154,7 +154,7 @@ export async function writeReports(
     if (!options.har || resolve(options.har.path) !== resolve(defaultHar))
       rmSync(defaultHar, { force: true });
   });
-  await keepComparisonPoint(dir, results, resultsText).catch((error: unknown) =>
+  await keepComparisonPoint(dir, results, resultsText, lastResults).catch((error: unknown) =>
     note(`this run could not be kept as the comparison point of its target: ${firstLine(error)}`),
   );
   // The load runs beside it name it in their summaries (one page per release, docs/load.md).

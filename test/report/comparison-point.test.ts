@@ -4,12 +4,17 @@
 // or --rule run became the point, so the next full run listed ~140 lines "absent -> passed"; two bad
 // runs in a row lost the good point; local runs never compared (the port changes); an interrupted
 // page called itself a "subset run".
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretFilter } from '../../common/secret-filter.ts';
-import { comparisonPointPath, notAComparisonPoint, targetKey } from '../../src/report/comparison-point.ts';
+import {
+  comparisonPointPath,
+  keepComparisonPoint,
+  notAComparisonPoint,
+  targetKey,
+} from '../../src/report/comparison-point.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { renderSummary } from '../../src/report/summary-md.ts';
 import type { ConformanceResults } from '../../src/report/types.ts';
@@ -68,6 +73,23 @@ describe('the comparison point', () => {
     expect(next.written.history?.changes).toEqual([]);
     const point = JSON.parse(await readFile(comparisonPointPath(dir, next.written.target), 'utf8'));
     expect(point.checks.length).toBe(FIXTURE_CHECKS.length);
+  });
+
+  it('is results.json itself, linked, not written twice; written from the text when it cannot be linked', async () => {
+    const dir = await folder();
+    const { written } = await night(dir, full());
+    const point = comparisonPointPath(dir, written.target);
+    const [pointStat, resultsStat] = await Promise.all([stat(point), stat(join(dir, REPORT_FILES.results))]);
+    expect(pointStat.ino).toBe(resultsStat.ino);
+    // A results.json it cannot link (gone, another device): the point is written from the text.
+    const other = await folder();
+    expect(
+      await keepComparisonPoint(other, written, '{"written":"from the text"}\n', join(other, 'gone.json')),
+    ).toBe(true);
+    expect(await readFile(comparisonPointPath(other, written.target), 'utf8')).toBe(
+      '{"written":"from the text"}\n',
+    );
+    expect((await readdir(join(other, 'history'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('says why a run cannot be one', () => {
