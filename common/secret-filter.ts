@@ -35,14 +35,14 @@ const JSON_FIELD = new RegExp(
 // access_token=... in a query string or form body. An empty value hides nothing (and a recorded
 // request keeps the secret after `access_token=` as its variable, which must stay next to it).
 const FORM_FIELD = new RegExp(`((?:^|[?&;\\s"])(?:${SECRET_FIELDS})=)${SHELL_REFERENCE}[^&;\\s"]+`, 'gi');
-// Every field name above holds one of these: a text without any (lowercased) has no field to
-// redact, and the two patterns (slow per character) are not run over it. Lowercasing maps ASCII
-// letters only to ASCII, and the patterns match ASCII letters only by ASCII ones (no `u` flag).
-const FIELD_STEMS = ['token', 'secret', 'password', 'authorization'];
-const mayHoldField = (text: string) => {
-  const lower = text.toLowerCase();
-  return FIELD_STEMS.some((stem) => lower.includes(stem));
-};
+// Each pattern needs a field name right before its `"` (JSON) or its `=` (form): a text that holds
+// none of those (lowercased) has no field to redact, and the two patterns (slow per character on a
+// long text) are not run over it. Lowercasing maps ASCII letters only to ASCII, and the patterns
+// match ASCII letters only by ASCII ones (no `u` flag), so a match always shows here.
+const FIELD_NAMES = SECRET_FIELDS.split('|');
+const JSON_FIELD_NAMES = FIELD_NAMES.map((name) => `"${name}"`);
+const FORM_FIELD_NAMES = FIELD_NAMES.map((name) => `${name}=`);
+const holdsAny = (lower: string, names: readonly string[]) => names.some((name) => lower.includes(name));
 
 export interface SecretFilter {
   text(value: string): string;
@@ -101,8 +101,11 @@ export function createSecretFilter(secrets: readonly string[]): SecretFilter {
     // otherwise leave the tail of a secret that contains one.
     let out = value;
     for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    if (!mayHoldField(out)) return out;
-    return out.replace(JSON_FIELD, `$1"${REDACTED}"`).replace(FORM_FIELD, `$1${REDACTED}`);
+    const lower = out.toLowerCase();
+    if (holdsAny(lower, JSON_FIELD_NAMES)) out = out.replace(JSON_FIELD, `$1"${REDACTED}"`);
+    // After the JSON fields: their redaction leaves the form names where they were.
+    if (holdsAny(lower, FORM_FIELD_NAMES)) out = out.replace(FORM_FIELD, `$1${REDACTED}`);
+    return out;
   };
 
   const deep = (value: unknown): unknown => {

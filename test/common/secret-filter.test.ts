@@ -46,9 +46,12 @@ describe('createSecretFilter', () => {
       expect(f.text(`İ/// {"${cased}":"v1"} ?${cased}=v2 ſ`)).toBe(
         `İ/// {"${cased}":"${REDACTED}"} ?${cased}=${REDACTED} ſ`,
       );
+      // Each pattern alone: a JSON field with blanks around its colon, a form field alone.
+      expect(f.text(`{"${cased}" :\t"v3"}`)).toBe(`{"${cased}" :\t"${REDACTED}"}`);
+      expect(f.text(`a&${cased}=v4`)).toBe(`a&${cased}=${REDACTED}`);
     });
     // Text with no field name is returned as it came (60,000 slashes: the error path of issue 30).
-    const slashes = `{"path":"${'/'.repeat(60_000)}x","token":1}`;
+    const slashes = `{"path":"${'/'.repeat(60_000)}x","token":1,"message":"access_token missing"}`;
     expect(f.text(slashes)).toBe(slashes);
   });
 
