@@ -12,10 +12,11 @@
 import { isJsonMediaType } from '../../common/media-type.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { reproducible } from '../client/curl.ts';
-import type { RecordedExchange } from '../client/index.ts';
+import { type RecordedExchange, wasCut } from '../client/index.ts';
 import { type OperationInfo, operations, validateErrorBody, validateResponse } from '../contract/index.ts';
 import { type Area, failsTheRun, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
 import { jsonBytesProblem, jsonKeysProblem } from './json-bytes.ts';
+import { type ParsedBody, parsedBody } from './parsed-body.ts';
 import { judgeRelations, relationChecks } from './relations.ts';
 import { serverFailureOf } from './server-failure.ts';
 
@@ -63,6 +64,8 @@ export function isIsoDateTime(value: unknown): boolean {
 
 const trimSlashes = trimTrailingSlashes;
 const decoded = (path: string) => {
+  // Nothing to decode without a `%` (a long path of slashes is copied whole by decodeURIComponent).
+  if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);
   } catch {
@@ -76,8 +79,6 @@ export function namesRoute(path: string, route: string): boolean {
   const wanted = trimSlashes(decoded(route));
   return bare === wanted || bare === wanted.slice(1) || (wanted !== '' && bare.endsWith(wanted));
 }
-
-const TRUNCATED = /\.\.\. \[truncated, \d+ characters in all\]$/;
 
 /** Where an exchange went: which service, the path relative to its base, the operation if known. */
 interface Located {
@@ -135,29 +136,13 @@ function locator(bases: Bases): ((e: RecordedExchange) => Located | undefined) |
   };
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false };
-/**
- * Each answer parsed once: a dozen invariants read the same body (a run's 225 error answers of
- * 60 KB each were parsed 14 times over). A recorded exchange is never changed after it is recorded.
- */
-const parsedBodies = new WeakMap<RecordedExchange, Parsed>();
+type Parsed = ParsedBody;
 
-/** The parsed JSON of an answer; not ok when it is not JSON or was cut by the recorder. */
+/** The parsed JSON of an answer (once per answer, parsed-body.ts); not ok when it is not JSON or was cut by the recorder. */
 function jsonOf(e: RecordedExchange): Parsed {
-  const known = parsedBodies.get(e);
-  if (known) return known;
-  const parsed = parseBody(e.responseBody);
-  parsedBodies.set(e, parsed);
-  return parsed;
-}
-
-function parseBody(text: string | undefined): Parsed {
-  if (text === undefined || text === '' || TRUNCATED.test(text)) return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
+  const text = e.responseBody;
+  if (text === undefined || wasCut(text)) return { ok: false };
+  return parsedBody(e);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -188,7 +173,7 @@ function errorBodyOf(
 ): { body: Record<string, unknown> } | { problem: string } | undefined {
   if (at?.service !== 'main' || e.status === undefined || e.status < 400) return undefined;
   const json = jsonOf(e);
-  if (!json.ok) return TRUNCATED.test(e.responseBody ?? '') ? undefined : { problem: 'the body is not JSON' };
+  if (!json.ok) return wasCut(e.responseBody ?? '') ? undefined : { problem: 'the body is not JSON' };
   if (!isObject(json.value)) return { problem: 'the body is not a JSON object' };
   return { body: json.value };
 }
@@ -284,7 +269,7 @@ const INVARIANTS: readonly Invariant[] = [
       const type = e.responseHeaders?.['content-type'] ?? '';
       if (!isJsonMediaType(type)) return `content type ${JSON.stringify(type || 'none')}`;
       const json = jsonOf(e);
-      return json.ok || TRUNCATED.test(e.responseBody ?? '') ? '' : 'the body is not JSON';
+      return json.ok || wasCut(e.responseBody ?? '') ? '' : 'the body is not JSON';
     },
   },
   onErrorBody('INV-ERROR-MESSAGE', 'every error body has its message', 'ERR-01', (body) =>
@@ -407,7 +392,7 @@ const INVARIANTS: readonly Invariant[] = [
     rules: ['GEN-01'],
     judge(e, at) {
       if (!at?.operation || e.status === undefined || e.status < 200 || e.status > 299) return undefined;
-      if (!e.responseBody || TRUNCATED.test(e.responseBody)) return undefined;
+      if (!e.responseBody || wasCut(e.responseBody)) return undefined;
       const type = e.responseHeaders?.['content-type'] ?? '';
       if (!isJsonMediaType(type)) return `content type ${JSON.stringify(type || 'none')}`;
       const json = jsonOf(e);

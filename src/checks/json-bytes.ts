@@ -6,9 +6,8 @@
 // (INV-JSON-BYTES, INV-JSON-KEYS) and the generated requests' evidence both ask it.
 import { isJsonMediaType } from '../../common/media-type.ts';
 import { changedDuplicates } from '../client/exact-json.ts';
-import type { RecordedExchange } from '../client/index.ts';
-
-const TRUNCATED = /\.\.\. \[truncated, \d+ characters in all\]$/;
+import { type RecordedExchange, wasCut } from '../client/index.ts';
+import { parsedBody } from './parsed-body.ts';
 
 type Judged = Pick<
   RecordedExchange,
@@ -26,7 +25,7 @@ function declaredJson(e: Judged): { text: string; whole: boolean } | undefined {
   if (encoding && encoding !== 'identity') return undefined;
   const text = e.responseBody ?? '';
   if (text === '' && !e.responseBytes) return undefined;
-  return { text, whole: !TRUNCATED.test(text) };
+  return { text, whole: !wasCut(text) };
 }
 
 /** Why a body declared JSON is not a JSON text as sent: '' when it is, undefined when there is none. */
@@ -50,12 +49,7 @@ export function jsonBytesProblem(e: Judged): string | undefined {
     return `Content-Length ${declared.trim()}, but ${e.responseBytes} bytes came`;
   }
   if (!body.whole) return '';
-  try {
-    JSON.parse(body.text);
-  } catch {
-    return 'the body is not JSON';
-  }
-  return '';
+  return parsedBody(e).ok ? '' : 'the body is not JSON';
 }
 
 const shown = (value: unknown) => {
@@ -67,7 +61,8 @@ const shown = (value: unknown) => {
 export function jsonKeysProblem(e: Judged): string | undefined {
   const body = declaredJson(e);
   if (!body?.whole) return undefined;
-  const [first, ...more] = changedDuplicates(body.text);
+  const parsed = parsedBody(e);
+  const [first, ...more] = parsed.ok ? changedDuplicates(body.text, parsed.value) : [];
   if (!first) return '';
   const others = more.length ? ` (and ${more.length} more)` : '';
   return `key ${JSON.stringify(first.key)} appears twice with different values: ${shown(first.first)}, then ${shown(first.last)}${others}`;

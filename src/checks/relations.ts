@@ -12,7 +12,7 @@ import { isSessionExpired } from '../../common/error-body.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { curlOf } from '../client/curl.ts';
 import { parseExactJson } from '../client/exact-json.ts';
-import type { RecordedExchange } from '../client/index.ts';
+import { type RecordedExchange, wasCut } from '../client/index.ts';
 import { type Area, findRule, levelOfRules, type RuleLevel } from '../rules/catalogue.ts';
 
 export interface SeenExchange {
@@ -89,7 +89,7 @@ function credentialOf(e: RecordedExchange): Placed['credential'] {
 }
 
 function parseJson(text: string | undefined): unknown {
-  if (text === undefined || text === '' || /\.\.\. \[truncated, \d+ characters in all\]$/.test(text)) {
+  if (text === undefined || text === '' || wasCut(text)) {
     return undefined;
   }
   // Exactly: two customers whose ids differ beyond 2^53 are two customers (int64 is not a double).

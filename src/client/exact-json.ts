@@ -40,12 +40,13 @@ export interface ChangedDuplicate {
 }
 
 /**
- * The keys a JSON text repeats within one object with another value: readers differ on which one
+ * The keys a JSON text repeats within one object with another value (`parsed`: JSON.parse of the
+ * text, when the caller has it): readers differ on which one
  * they keep (RFC 8259 §4), so such a text says two things. Empty when there is none, when the text
  * is not JSON, or when it nests deeper than this reader goes.
  */
-export function changedDuplicates(text: string): ChangedDuplicate[] {
-  if (noKeyTwice(text)) return [];
+export function changedDuplicates(text: string, parsed?: unknown): ChangedDuplicate[] {
+  if (noKeyTwice(text, parsed)) return [];
   const found: ChangedDuplicate[] = [];
   try {
     new Reader(text, found).document();
@@ -64,12 +65,14 @@ const KEY_END = /"[ \t\n\r]*:/g;
  * than keys in its objects, so no object was given a key twice (nearly every answer, found without
  * the exact reader). False when it cannot tell (a duplicate, or a string holding `":`).
  */
-function noKeyTwice(text: string): boolean {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return false;
+function noKeyTwice(text: string, parsed?: unknown): boolean {
+  let value: unknown = parsed;
+  if (parsed === undefined) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
   }
   let kept = 0;
   const pending: unknown[] = [value];

@@ -10,6 +10,14 @@ import type { ExchangeRecorder, RecordedExchange } from './types.ts';
 
 export const MAX_RECORDED_BODY = 64 * 1024;
 
+const CUT_MARK = /\.\.\. \[truncated, \d+ characters in all\]$/;
+
+/** Whether a recorded body was cut here (its text is then no whole answer): the mark `cut` leaves. */
+export function wasCut(body: string): boolean {
+  // The pattern only where its end could match: readers ask it of every body, some many times.
+  return body.endsWith(' characters in all]') && CUT_MARK.test(body);
+}
+
 /** Redact first, then cut: a cut could otherwise leave the start of a secret behind. */
 function cut(body: string): string {
   if (body.length <= MAX_RECORDED_BODY) return body;
