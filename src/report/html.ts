@@ -17,6 +17,8 @@ import { verdictOf } from './verdict.ts';
 
 /** Display caps: a failing check shows more of its evidence than a passing one. */
 export const BODY_CAP = { failed: 16 * 1024, other: 2 * 1024 } as const;
+/** How many caps long a JSON body may be and still be pretty-printed (a page of customers is). */
+const PRETTY_WITHIN_CAPS = 16;
 export const EXCHANGES_SHOWN = { failed: 50, other: 5 } as const;
 
 /** Escaped for HTML text and quoted attributes, control characters shown (the one HTML escaper). */
@@ -46,10 +48,14 @@ export function contentSecurityPolicy(inline: {
   ].join('; ');
 }
 
-/** Pretty JSON when the body is JSON, then cut to the cap with a note of what was left out. */
+/**
+ * Pretty JSON when the body is JSON, then cut to the cap with a note of what was left out. A body
+ * many times the cap is shown as it came: its pretty form would be built whole to show its start
+ * (a hostile target's 60 KB error bodies, each shown in 2 KiB).
+ */
 export function displayBody(body: string, cap: number): string {
   let text = body;
-  if (body.length <= 256 * 1024) {
+  if (body.length <= Math.min(256 * 1024, PRETTY_WITHIN_CAPS * cap)) {
     try {
       text = JSON.stringify(JSON.parse(body), null, 2);
     } catch {

@@ -181,6 +181,10 @@ describe('index.html as text', () => {
   it('pretty-prints JSON bodies and shows others as they came', () => {
     expect(displayBody('{"a":1}', 100)).toBe('{\n  "a": 1\n}');
     expect(displayBody('not json', 100)).toBe('not json');
+    // Pretty up to 16 caps long; beyond, shown as it came (only its start is shown anyway).
+    const long = JSON.stringify({ path: '/'.repeat(1_500) });
+    expect(displayBody(long, 100)).toContain('{\n  "path": "///');
+    expect(displayBody(JSON.stringify({ path: '/'.repeat(1_700) }), 100)).toMatch(/^\{"path":"\/\/\//);
   });
 
   it('shows the totals and every rule and check with its status for the filters', () => {
