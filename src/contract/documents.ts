@@ -2,8 +2,8 @@
 // working directory, so the suite works from any cwd.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { firstLine } from '../client/errors.ts';
+import { parsedYaml } from './yaml-cache.ts';
 
 export type Service = 'main' | 'petstore';
 
@@ -40,7 +40,7 @@ export function loadDocument(service: Service): ContractDocument {
   const file = documentFile(service);
   let doc: unknown;
   try {
-    doc = parse(readFileSync(file, 'utf8'));
+    doc = parsedYaml(readFileSync(file, 'utf8'));
   } catch (error) {
     const reason = firstLine(error);
     throw new Error(`cannot load the OpenAPI document schemas/${FILES[service]}: ${reason}`);
