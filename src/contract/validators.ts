@@ -1,8 +1,9 @@
 // ajv validators compiled from the OpenAPI documents: the documents are registered whole under
 // their ids and each validator is a `$ref` into them, so internal refs resolve as written and no
 // shape is written twice. Compiled lazily, once per location.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type addFormatsModule from 'ajv-formats';
 import { isJsonMediaType } from '../../common/media-type.ts';
 import { exactJsonText } from '../client/exact-json.ts';
 import {
@@ -15,20 +16,28 @@ import {
   type Service,
 } from './documents.ts';
 import { findOperation } from './operations.ts';
+import { compilerKey, keepValidator, keptValidator } from './validator-cache.ts';
 
 export type Validation = { valid: true } | { valid: false; errors: string[] };
 
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+// strict off: the documents carry OpenAPI keywords (x-rules, example, discriminator, ...) and
+// their non-schema parts (paths, components) are traversed only through $refs. code.source: the
+// generated code is kept (validator-cache.ts); it changes nothing of how a body is judged.
+export const AJV_OPTIONS = { allErrors: true, strict: false, code: { source: true } } as const;
+
+// Loaded only when a validator is not kept: ajv's own loading is a third of compiling.
+const requireHere = createRequire(import.meta.url);
 
 let ajv: Ajv2020 | undefined;
+let key: string | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 function instance(): Ajv2020 {
   if (ajv) return ajv;
-  // strict off: the documents carry OpenAPI keywords (x-rules, example, discriminator, ...) and
-  // their non-schema parts (paths, components) are traversed only through $refs.
-  const created = new Ajv2020({ allErrors: true, strict: false });
+  const { Ajv2020: Ajv } = requireHere('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // ajv-formats is CommonJS: its export is the plugin itself.
+  const addFormats = requireHere('ajv-formats') as typeof addFormatsModule.default;
+  const created = new Ajv(AJV_OPTIONS);
   addFormats(created);
   for (const service of SERVICES) {
     const loaded = loadDocument(service);
@@ -38,12 +47,34 @@ function instance(): Ajv2020 {
   return created;
 }
 
+function compilerKeyOnce(): string {
+  key ??= compilerKey(
+    SERVICES.map((service) => loadDocument(service).doc),
+    AJV_OPTIONS,
+  );
+  return key;
+}
+
 function validatorAt(service: Service, pointer: string): ValidateFunction {
   const ref = `${loadDocument(service).id}#${pointer}`;
   let validate = compiled.get(ref);
   if (!validate) {
-    validate = instance().compile({ $ref: ref });
+    validate = keptValidator(compilerKeyOnce(), ref) ?? compileAndKeep(ref);
     compiled.set(ref, validate);
+  }
+  return validate;
+}
+
+function compileAndKeep(ref: string): ValidateFunction {
+  const created = instance();
+  const validate = created.compile({ $ref: ref });
+  try {
+    const { default: standaloneCode } = requireHere('ajv/dist/standalone/index.js') as {
+      default: (ajv: Ajv2020, validate: ValidateFunction) => string;
+    };
+    keepValidator(compilerKeyOnce(), ref, standaloneCode(created, validate));
+  } catch {
+    // code ajv cannot write out: judged by the compiled one, kept by no one
   }
   return validate;
 }
