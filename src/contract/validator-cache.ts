@@ -4,16 +4,13 @@
 // where loading the kept code takes a few. ajv stays the one compiler: the code is ajv's standalone
 // output for the same schema and options, run as ajv would run it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { cacheDir, keepFile, readKept } from './cache-file.ts';
 
 /** Where the validators' code is kept (a cache any run may delete). */
-export const VALIDATOR_CACHE_DIR = fileURLToPath(
-  new URL('../../node_modules/.cache/conformance-validators/', import.meta.url),
-);
+export const VALIDATOR_CACHE_DIR = cacheDir('conformance-validators');
 
 // The generated code requires ajv's runtime helpers and ajv-formats' formats, resolved from here.
 const requireHere = createRequire(import.meta.url);
@@ -43,12 +40,8 @@ export function keptValidator(
   ref: string,
   dir = VALIDATOR_CACHE_DIR,
 ): ValidateFunction | undefined {
-  let code: string;
-  try {
-    code = readFileSync(fileFor(key, ref, dir), 'utf8');
-  } catch {
-    return undefined;
-  }
+  const code = readKept(fileFor(key, ref, dir));
+  if (code === undefined) return undefined;
   try {
     const module: { exports: unknown } = { exports: {} };
     new Function('require', 'module', 'exports', code)(requireHere, module, module.exports);
@@ -61,18 +54,5 @@ export function keptValidator(
 
 /** Keeps ajv's standalone code of `ref`; a cache that cannot be written is no error. */
 export function keepValidator(key: string, ref: string, code: string, dir = VALIDATOR_CACHE_DIR): void {
-  const file = fileFor(key, ref, dir);
-  // Unique per thread and call: workers that miss together each write their own, then rename.
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(temporary, code);
-    renameSync(temporary, file);
-  } catch {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // its folder cannot hold it either: nothing was written
-    }
-  }
+  keepFile(fileFor(key, ref, dir), code);
 }

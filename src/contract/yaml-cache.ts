@@ -3,16 +3,13 @@
 // thread (the parser's own loading included) where JSON costs 1 ms. The YAML stays the one source:
 // a changed document has another hash, and a value JSON cannot hold exactly is never kept.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { cacheDir, keepFile, readKept } from './cache-file.ts';
 
 /** Where the parsed documents are kept (a cache any run may delete). */
-export const YAML_CACHE_DIR = fileURLToPath(
-  new URL('../../node_modules/.cache/conformance-documents/', import.meta.url),
-);
+export const YAML_CACHE_DIR = cacheDir('conformance-documents');
 
 // Loaded only on a miss: its loading is a third of the cost.
 const requireHere = createRequire(import.meta.url);
@@ -20,10 +17,13 @@ const requireHere = createRequire(import.meta.url);
 /** The value of a YAML text, read from the cache when it holds this very text. */
 export function parsedYaml(text: string, dir = YAML_CACHE_DIR): unknown {
   const file = join(dir, `${createHash('sha256').update(text).digest('hex')}.json`);
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    // not kept yet (or unreadable: parsed again and kept anew)
+  const kept = readKept(file);
+  if (kept !== undefined) {
+    try {
+      return JSON.parse(kept);
+    } catch {
+      // damaged: parsed again and kept anew
+    }
   }
   const { parse } = requireHere('yaml') as typeof import('yaml');
   const value: unknown = parse(text);
@@ -40,17 +40,5 @@ function keep(file: string, value: unknown): void {
   } catch {
     return;
   }
-  // Unique per process and call: workers that miss together each write their own, then rename.
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(temporary, json);
-    renameSync(temporary, file);
-  } catch {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // its folder cannot hold it either: nothing was written
-    }
-  }
+  keepFile(file, json);
 }

@@ -22,6 +22,10 @@ describe('the parsed YAML cache', () => {
     // A hit does not parse: what the file holds is what comes back.
     writeFileSync(file, '{"from":"the cache"}');
     expect(parsedYaml(text, dir)).toEqual({ from: 'the cache' });
+    // A damaged entry is parsed again (and kept anew).
+    writeFileSync(file, '{"cut in ha');
+    expect(parsedYaml(text, dir)).toEqual({ openapi: '3.1.0', info: { title: 't' } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ openapi: '3.1.0', info: { title: 't' } });
     // Another text, another entry.
     expect(parsedYaml(`${text}x: 1\n`, dir)).toEqual({ openapi: '3.1.0', info: { title: 't' }, x: 1 });
   });
