@@ -185,4 +185,21 @@ describe('a dual-stack listener (the mutation run listens on ::)', () => {
       await server.close();
     }
   });
+
+  it('names a place a client can reach for a listener on every IPv4 address, and its own address otherwise', async () => {
+    for (const [host, named] of [
+      ['0.0.0.0', '127.0.0.1'],
+      ['127.0.0.1', '127.0.0.1'],
+    ] as const) {
+      const server = await startReferenceServer({ port: 0, host });
+      try {
+        expect(server.apiBaseUrl).toMatch(new RegExp(`^http://${named.replace(/\./g, '\\.')}:\\d+/api/$`));
+        const res = await request(`${server.apiBaseUrl}v1/feature-flags`);
+        await res.body.dump();
+        expect(res.statusCode).toBe(401);
+      } finally {
+        await server.close();
+      }
+    }
+  });
 });
