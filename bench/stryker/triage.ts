@@ -119,6 +119,8 @@ export interface VariantResult {
   key: string;
   variant: string;
   killed: boolean;
+  /** Stopped at its bound with no verdict: a timeout, counted apart, never a kill. */
+  timedOut?: boolean;
   /** The run's last line: which checks failed, or that none did. */
   detail: string;
 }
@@ -248,6 +250,11 @@ export function judge(
         const entry = findTriage(survivor, triage);
         const result = entry?.variant ? underVariants.get(mutantKey(survivor)) : undefined;
         const judged = { ...survivor, entry, triage: entry, ...(result ? { underVariant: result } : {}) };
+        if (result?.timedOut) {
+          // As Stryker's own timeouts: apart, neither a kill nor a survivor.
+          judgement.timedOut += 1;
+          continue;
+        }
         if (result?.killed) {
           judgement.killed += 1;
           judgement.killedUnderVariant.push(judged);

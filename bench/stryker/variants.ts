@@ -19,12 +19,14 @@ const RUN_ENV = {
   CONFORMANCE_SEED: '20261126',
   NO_COLOR: '1',
 };
-/** A run that takes this long is a mutant that hangs the server: killed, as Stryker counts a timeout. */
+/** A run that takes this long is stopped: a timeout, reported apart (a hang is no verdict of a check). */
 const RUN_TIMEOUT_MS = 180_000;
 const SKIP = new Set(['node_modules', 'reports', '.git', '.stryker-tmp', '.tools']);
 
 interface Run {
   code: number | null;
+  /** Stopped at RUN_TIMEOUT_MS: no verdict. */
+  timedOut: boolean;
   lastLine: string;
 }
 
@@ -47,7 +49,7 @@ function runVariant(sandbox: string, variant: string): Promise<Run> {
       const lastLine = signal
         ? `stopped after ${RUN_TIMEOUT_MS / 1000} s`
         : (output.trim().split('\n').at(-1) ?? '');
-      done({ code, lastLine });
+      done({ code, timedOut: signal !== null, lastLine });
     });
   });
 }
@@ -103,10 +105,16 @@ export async function variantPass(
           writeFileSync(path, applyMutant(source, s.location, s.replacement));
           try {
             const run = await runVariant(sandbox, variant);
-            const result = { key: mutantKey(s), variant, killed: run.code !== 0, detail: run.lastLine };
+            const result = {
+              key: mutantKey(s),
+              variant,
+              killed: !run.timedOut && run.code !== 0,
+              ...(run.timedOut ? { timedOut: true } : {}),
+              detail: run.lastLine,
+            };
             results.push(result);
             options.log(
-              `  ${result.killed ? 'killed' : 'survived'} under ${variant}: ${s.file}:${s.line} \`${s.original.split('\n')[0]}\` -> \`${s.replacement.split('\n')[0]}\` (${run.lastLine.slice(0, 100)})`,
+              `  ${result.killed ? 'killed' : run.timedOut ? 'timed out' : 'survived'} under ${variant}: ${s.file}:${s.line} \`${s.original.split('\n')[0]}\` -> \`${s.replacement.split('\n')[0]}\` (${run.lastLine.slice(0, 100)})`,
             );
           } finally {
             writeFileSync(path, source);

@@ -274,6 +274,17 @@ describe('the variant pass', () => {
     expect(last?.underVariant?.killed).toBe(false);
   });
 
+  it('a variant run stopped at its bound is a timeout, apart: neither killed nor a survivor', () => {
+    const j = judge(
+      report,
+      withVariants,
+      new Map([[keyOf(1, 11, 1, 23, 'true'), { ...result('k', false), timedOut: true }]]),
+    );
+    expect(j.killedUnderVariant).toEqual([]);
+    expect(j.survivors.map((s) => s.line)).toEqual([2, 5]);
+    expect(score([j])).toMatchObject({ killed: 1, timedOut: 2, judged: 5 });
+  });
+
   it('with no result for its variant, a verdict stands as written', () => {
     const j = judge(report, withVariants);
     expect(j.survivors[0]?.triage?.verdict).toBe('not-the-api');
