@@ -253,6 +253,12 @@ const TABLE = [
     RESHAPES.errorsFieldNotStrings,
   ),
   fault(
+    'errors-filled-one-message',
+    'ERR-08',
+    'errors of one message list it in `errors` too (a list of one; the 422 beyond the last page keeps its `[]`)',
+    RESHAPES.errorsFilledOneMessage,
+  ),
+  fault(
     'error-text-plain',
     'ERR-07',
     'error responses are sent as text/plain (the body is still JSON text)',
@@ -653,6 +659,8 @@ const ALSO_BREAKS: Partial<Record<string, readonly string[]>> = {
   'pet-id-as-string': ANSWER_SCHEMA,
   // ["id"] is not the client's id: accepting it accepts wrong client credentials.
   'token-wrong-type-accepted': ['TOK-03'],
+  // The 422's errors of one entry is ERR-08's list of one on that error.
+  'page-beyond-errors-filled': ['ERR-08'],
 };
 
 export const FAULTS: readonly FaultInfo[] = TABLE.map(({ name, rule, description, areas }) => ({

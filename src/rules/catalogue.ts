@@ -281,6 +281,16 @@ export const RULES: readonly Rule[] = [
     'Endpoints ("JSON is the payload format")',
     'Error responses are JSON, with a JSON content type.',
   ),
+  // MUST: the table states when errors is filled, as it states the other fields. "then it is used
+  // instead of message" tells the client what to read; it says nothing of what message holds then,
+  // so nothing is asked of message here, nor of each entry beyond ERR-06's string.
+  rule(
+    'ERR-08',
+    'errors',
+    'MUST',
+    'Error body ("errors | array of string | filled when the error has several messages; then it is used instead of message")',
+    'errors, when filled, holds several messages (two or more): one entry is not several. An error of one message leaves it empty or absent.',
+  ),
 
   // User
   rule(

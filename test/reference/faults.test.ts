@@ -190,6 +190,8 @@ const PROBES: Record<string, Probe> = {
     'errors',
     (v) => Array.isArray(v) && v.every((m) => typeof m === 'string'),
   ),
+  // A list of one is not "several messages": empty or absent on an error of one message.
+  'errors-filled-one-message': errorField('errors', (v) => !(Array.isArray(v) && v.length === 1)),
   'error-text-plain': async (s) => isJson(await notFound(s)),
   'user-me-array': async (s) => {
     const body = (await s.withBearer(ME)).json;
