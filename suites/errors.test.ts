@@ -12,7 +12,7 @@ import {
 } from '../src/checks/assertions.ts';
 import { area, check } from '../src/checks/define.ts';
 import { expect } from '../src/checks/expect.ts';
-import { namesRoute } from '../src/checks/invariants.ts';
+import { errorsListProblem, namesRoute } from '../src/checks/invariants.ts';
 import { shared } from '../src/checks/shared.ts';
 import { type ApiClient, type ApiRequest, type ApiResponse, TransportError } from '../src/client/index.ts';
 import { type PagedEnvelope, validateErrorBody } from '../src/contract/index.ts';
@@ -216,6 +216,22 @@ area('errors', () => {
             list === undefined || (Array.isArray(list) && list.every((m) => typeof m === 'string')),
             `${p.what}: errors is ${JSON.stringify(list)}, not an array of strings`,
           );
+        });
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'ERR-ERRORS-SEVERAL',
+      title: 'errors, when filled, holds several messages (an error of one message: empty or absent)',
+      rules: ['ERR-08'],
+    },
+    async (t) => {
+      for (const p of await errors(t)) {
+        await about(p.res, () => {
+          const problem = errorsListProblem(bodyOf(p).errors);
+          ensure(problem === '', `${p.what}: ${problem}`);
         });
       }
     },

@@ -166,6 +166,18 @@ interface Invariant {
   judge(e: RecordedExchange, at: Located | undefined): string | undefined;
 }
 
+/**
+ * ERR-08 on an error body's errors: "filled when the error has several messages", so a filled list
+ * holds two or more; empty or absent is the error of one message. A list that is no array of
+ * strings is ERR-06's to report ('' here). One definition for the invariant and the case check.
+ */
+export function errorsListProblem(errors: unknown): string {
+  if (!Array.isArray(errors) || !errors.every((m) => typeof m === 'string')) return '';
+  return errors.length === 1
+    ? `errors is ${JSON.stringify(errors)}: filled with one message, not several`
+    : '';
+}
+
 /** An answer of 400 or more from the main service (the demo pet operations' errors are not shown). */
 function errorBodyOf(
   e: RecordedExchange,
@@ -315,6 +327,12 @@ const INVARIANTS: readonly Invariant[] = [
       (Array.isArray(body.errors) && body.errors.every((m) => typeof m === 'string'))
         ? ''
         : `errors is ${JSON.stringify(body.errors)}, not an array of strings`,
+  ),
+  onErrorBody(
+    'INV-ERROR-ERRORS-SEVERAL',
+    'errors, when filled, holds several messages on every error',
+    'ERR-08',
+    (body) => errorsListProblem(body.errors),
   ),
   // Paged envelopes, on every page any check read
   {

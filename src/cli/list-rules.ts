@@ -74,7 +74,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   { rule: 'REN-01', what: 'an expired token: SESSION_EXPIRED', governs: takes('bearer') },
   { rule: 'REN-02', what: 'renewal after SESSION_EXPIRED', governs: takes('bearer') },
   // The error body on every error of the main service; the pet operations' errors are not shown.
-  ...['ERR-01', 'ERR-02', 'ERR-03', 'ERR-04', 'ERR-05', 'ERR-06', 'ERR-07'].map((rule) => ({
+  ...['ERR-01', 'ERR-02', 'ERR-03', 'ERR-04', 'ERR-05', 'ERR-06', 'ERR-07', 'ERR-08'].map((rule) => ({
     rule,
     what: 'the error body on every error',
     governs: isMain,

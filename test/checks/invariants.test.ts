@@ -102,8 +102,36 @@ describe('invariants over every exchange', () => {
     ['INV-ERROR-PATH', error(429, '/api/v1/user/me')],
     ['INV-ERROR-ERRORS', error(429, '/api/v1/customers', { errors: 'see message' })],
     ['INV-ERROR-ERRORS', error(429, '/api/v1/customers', { errors: [1] })],
+    ['INV-ERROR-ERRORS-SEVERAL', error(429, '/api/v1/customers', { errors: ['m'] })],
   ])('%s breaks on an error body that breaks its rule', (id, body) => {
     expect(verdictOf(id, [exchange('GET', '/api/v1/customers', 429, body)])?.status).toBe('failed');
+  });
+
+  // "errors | filled when the error has several messages": a list of one is not several.
+  it('a one-entry errors breaks ERR-08; empty, absent and two entries hold; a non-array is left to ERR-06', () => {
+    const judged = (over: Record<string, unknown>) =>
+      verdictOf('INV-ERROR-ERRORS-SEVERAL', [
+        exchange('GET', '/api/v1/customers', 429, error(429, '/api/v1/customers', over)),
+      ]);
+    const one = judged({ errors: ['m'] });
+    expect(one?.status).toBe('failed');
+    expect(one?.reason).toBe(
+      'errors is ["m"]: filled with one message, not several: GET /api/v1/customers -> 429, sent by CHK-1',
+    );
+    expect(judged({ errors: ['a string that is not the message'] })?.status).toBe('failed');
+    expect(judged({ errors: [] })?.status).toBe('passed');
+    expect(judged({ errors: undefined })?.status).toBe('passed');
+    expect(judged({ errors: ['page is not an integer', 'limit is not an integer'] })?.status).toBe('passed');
+    expect(judged({ errors: 'see message' })?.status).toBe('passed');
+    expect(judged({ errors: [1] })?.status).toBe('passed');
+    // The demo pet operations' errors are not shown: a list of one there is not judged.
+    const pet = exchange(
+      'POST',
+      '/petstore/v1/pets',
+      400,
+      error(400, '/petstore/v1/pets', { errors: ['m'] }),
+    );
+    expect(verdictOf('INV-ERROR-ERRORS-SEVERAL', [pet])?.judged).toBe(0);
   });
 
   it('an error that is not JSON breaks ERR-07; a pet error is not governed', () => {
