@@ -224,13 +224,15 @@ area('errors', () => {
   check(
     {
       id: 'ERR-ERRORS-SEVERAL',
-      title: 'errors, when filled, holds several messages (an error of one message: empty or absent)',
+      title:
+        'errors, when filled, holds several messages (an error of one message: empty, absent or the message)',
       rules: ['ERR-08'],
     },
     async (t) => {
       for (const p of await errors(t)) {
         await about(p.res, () => {
-          const problem = errorsListProblem(bodyOf(p).errors);
+          const { errors: list, message } = bodyOf(p);
+          const problem = errorsListProblem(list, message);
           ensure(problem === '', `${p.what}: ${problem}`);
         });
       }

@@ -168,13 +168,15 @@ interface Invariant {
 
 /**
  * ERR-08 on an error body's errors: "filled when the error has several messages", so a filled list
- * holds two or more; empty or absent is the error of one message. A list that is no array of
- * strings is ERR-06's to report ('' here). One definition for the invariant and the case check.
+ * holds two or more; empty or absent is the error of one message, and a list of one that is the
+ * message itself only restates it (tolerated: a client reading errors instead shows the message).
+ * A list that is no array of strings is ERR-06's to report ('' here). One definition for the
+ * invariant and the case check.
  */
-export function errorsListProblem(errors: unknown): string {
+export function errorsListProblem(errors: unknown, message: unknown): string {
   if (!Array.isArray(errors) || !errors.every((m) => typeof m === 'string')) return '';
-  return errors.length === 1
-    ? `errors is ${JSON.stringify(errors)}: filled with one message, not several`
+  return errors.length === 1 && errors[0] !== message
+    ? `errors is ${JSON.stringify(errors)}: one entry, not several messages, and not the message ${JSON.stringify(message)}`
     : '';
 }
 
@@ -332,7 +334,7 @@ const INVARIANTS: readonly Invariant[] = [
     'INV-ERROR-ERRORS-SEVERAL',
     'errors, when filled, holds several messages on every error',
     'ERR-08',
-    (body) => errorsListProblem(body.errors),
+    (body) => errorsListProblem(body.errors, body.message),
   ),
   // Paged envelopes, on every page any check read
   {

@@ -219,16 +219,17 @@ export const RESHAPES = {
   errorsFieldNotStrings: errorBody((body) => {
     body.errors = 'see message';
   }),
-  // Every error of one message (errors empty or absent) lists it in errors too: a list of one. The
-  // 422 beyond the last page is left to page-beyond-errors-filled (its [] is PAG-11's own words).
-  // The message is the correct one and errors another fault reshaped is kept: the faults combine.
+  // Every error of one message (errors empty or absent) gets a list of one that is not its message:
+  // its code, which a client reading errors instead of message shows. The 422 beyond the last page
+  // is left to page-beyond-errors-filled (its [] is PAG-11's own words). The code is the correct
+  // one and errors another fault reshaped is kept: the faults combine.
   errorsFilledOneMessage: (reply, context) =>
     context.route === CUSTOMERS && context.original.status === 422
       ? reply
       : errorBody((body, original) => {
           const listed = body.errors;
           if (listed === undefined || (Array.isArray(listed) && listed.length === 0))
-            body.errors = [String(original.message)];
+            body.errors = [String(original.code)];
         })(reply, context),
   userMeArray: onRoute('GET /api/v1/user/me', (reply) => ({ ...reply, json: [reply.json] })),
   flagsHtml: onRoute('GET /api/v1/feature-flags', (reply, original) => {

@@ -283,13 +283,16 @@ export const RULES: readonly Rule[] = [
   ),
   // MUST: the table states when errors is filled, as it states the other fields. "then it is used
   // instead of message" tells the client what to read; it says nothing of what message holds then,
-  // so nothing is asked of message here, nor of each entry beyond ERR-06's string.
+  // so nothing is asked of message, nor of each entry beyond ERR-06's string. A list of one that is
+  // the message itself is tolerated: it only restates it (a client reading errors shows the message),
+  // and a server written from the spec alone answers so (test/support/independent-server, its token
+  // route); a list of one that is not the message is neither several messages nor the one.
   rule(
     'ERR-08',
     'errors',
     'MUST',
     'Error body ("errors | array of string | filled when the error has several messages; then it is used instead of message")',
-    'errors, when filled, holds several messages (two or more): one entry is not several. An error of one message leaves it empty or absent.',
+    'errors, when filled, holds several messages (two or more): an error of one message leaves it empty or absent, or at most restates that message (a list of one that is not the message is neither).',
   ),
 
   // User

@@ -190,8 +190,11 @@ const PROBES: Record<string, Probe> = {
     'errors',
     (v) => Array.isArray(v) && v.every((m) => typeof m === 'string'),
   ),
-  // A list of one is not "several messages": empty or absent on an error of one message.
-  'errors-filled-one-message': errorField('errors', (v) => !(Array.isArray(v) && v.length === 1)),
+  // A list of one is not "several messages": on an error of one message, at most that message.
+  'errors-filled-one-message': async (s) => {
+    const { errors, message } = (await notFound(s)).json as Record<string, unknown>;
+    return !(Array.isArray(errors) && errors.length === 1 && errors[0] !== message);
+  },
   'error-text-plain': async (s) => isJson(await notFound(s)),
   'user-me-array': async (s) => {
     const body = (await s.withBearer(ME)).json;
