@@ -44,6 +44,22 @@ const areaToken = async (t: CheckContext): Promise<string> => {
   t.client.recorder.learn(token, ACCESS_TOKEN);
   return token;
 };
+// Each protected route asked without credentials once: BEA-NO-CREDENTIALS-<route> judges the answer,
+// and BEA-EACH-FORM compares its other forms with it (the same request twice proved nothing new).
+const anonymous = new Map(
+  protectedOperations.map((op) => [
+    op.operationId,
+    shared(async (client, config) => ({
+      res: await client.request(requestFor(op, config, 'none')),
+      exchanges: client.recorder.exchanges(),
+    })),
+  ]),
+);
+const anonymousAnswer = (t: CheckContext, operationId: string) => {
+  const ask = anonymous.get(operationId);
+  if (!ask) throw new Error(`no anonymous question for ${operationId}`);
+  return ask(t);
+};
 const FOREIGN_TOKEN = { headers: { authorization: 'Bearer not-a-token-issued-by-the-service' } };
 // Authorization headers that carry no token the service could have issued.
 const MALFORMED: { what: string; authorization: string }[] = [
@@ -179,10 +195,7 @@ area('bearer', () => {
         rules: ['BEA-02'],
       },
       async (t) => {
-        expectRefusal(
-          await t.client.request(requestFor(op, t.config, 'none')),
-          `${route} without credentials`,
-        );
+        expectRefusal((await anonymousAnswer(t, op.operationId)).res, `${route} without credentials`);
       },
     );
 
@@ -213,13 +226,14 @@ area('bearer', () => {
       rules: ['BEA-02', 'PAG-06'],
     },
     async (t) => {
-      const anonymous = protectedOperations.flatMap((op) => {
-        const plain = requestFor(op, t.config, 'none');
+      // The plain request's answer is BEA-NO-CREDENTIALS-<route>'s (shared), compared as this check's own.
+      const plain = Promise.all(protectedOperations.map((op) => anonymousAnswer(t, op.operationId)));
+      const forms = protectedOperations.flatMap((op) => {
+        const request = requestFor(op, t.config, 'none');
         return [
-          plain,
           // The route's own path, no id in it: the forms append to it.
-          { ...plain, path: plain.path.concat('/') },
-          { ...plain, path: plain.path.concat('?conformance_probe=1') },
+          { ...request, path: request.path.concat('/') },
+          { ...request, path: request.path.concat('?conformance_probe=1') },
         ];
       });
       const page = (path: string) => ({
@@ -235,8 +249,13 @@ area('bearer', () => {
         page('v1/customers?conformance_probe=1&page=1'),
         page('v1/customers/?page=1'),
       ];
-      await Promise.all([...anonymous, ...pages].map((req) => t.client.request(req)));
-      expectRelations(t, ['REL-ANONYMOUS-EACH-FORM', 'REL-SAME-PAGE-EACH-FORM']);
+      const [answers] = await Promise.all([
+        plain,
+        Promise.all([...forms, ...pages].map((req) => t.client.request(req))),
+      ]);
+      expectRelations(t, ['REL-ANONYMOUS-EACH-FORM', 'REL-SAME-PAGE-EACH-FORM'], {
+        earlier: answers.flatMap((a) => a.exchanges),
+      });
     },
   );
 

@@ -237,10 +237,17 @@ const formKey = (p: Placed, known: readonly string[]) =>
 /** The query parameters the spec shows, per service. */
 const SHOWN_PARAMS = ['page', 'limit'];
 
-/** Pairs of one check that ask the same question in different forms. */
+/**
+ * Pairs of one check that ask the same question in different forms. A check's group holds the
+ * shared answers it used too (alsoIn): the plain form may be another check's request, asked once.
+ */
 function formPairs(placed: readonly Placed[]): [Placed, Placed][] {
   const pairs: [Placed, Placed][] = [];
-  for (const group of byCheck(placed)) {
+  const groups = new Map<string, Placed[]>();
+  for (const p of placed) {
+    for (const id of [p.checkId, ...(p.alsoIn ?? [])]) groups.set(id, [...(groups.get(id) ?? []), p]);
+  }
+  for (const group of groups.values()) {
     const forms = new Map<string, Placed[]>();
     for (const p of group.filter((p) => p.exchange.method.toUpperCase() === 'GET' && answered(p))) {
       const key = formKey(p, SHOWN_PARAMS);

@@ -155,6 +155,19 @@ describe('the same question in every form', () => {
     expect(relationBreaches(seen, bases, ['REL-ANONYMOUS-EACH-FORM'])[0]?.judged).toBe(0);
   });
 
+  it("pairs a check's forms with the shared plain answer it used (asked once, attached to both checks)", () => {
+    const plain = exchange('GET', '/api/v1/customers', 401, refusal(401, '/api/v1/customers'));
+    const slash = exchange('GET', '/api/v1/customers/', 200, page(1, 50));
+    const seen = [
+      { checkId: 'BEA-NO-CREDENTIALS-listCustomers', exchange: plain },
+      { checkId: 'BEA-EACH-FORM', exchange: plain },
+      { checkId: 'BEA-EACH-FORM', exchange: slash },
+    ];
+    const [result] = judgeRelations(seen, bases).filter((r) => r.id === 'REL-ANONYMOUS-EACH-FORM');
+    expect(result).toMatchObject({ status: 'failed', judged: 1 });
+    expect(result?.breaches.map((b) => b.exchange)).toEqual([plain, slash]);
+  });
+
   it('a percent-encoded or reordered page is the same page; an unknown parameter may be refused', () => {
     const id = 'REL-SAME-PAGE-EACH-FORM';
     const plain = exchange('GET', '/api/v1/customers?page=2', 200, page(2, 50), { requestHeaders: KEY });
