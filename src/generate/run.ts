@@ -87,6 +87,34 @@ async function learnFacts(
   return facts;
 }
 
+// An operation's facts, learned once per target (its config): its valid and its invalid check need the
+// same ones, and asking them twice proved nothing the first answers did not. Both checks carry the
+// exchanges as evidence.
+const learned = new WeakMap<
+  TargetConfig,
+  Map<string, Promise<{ facts: Facts | string; exchanges: RecordedExchange[] }>>
+>();
+function factsOf(
+  config: TargetConfig,
+  operationId: string,
+  side: { client: ApiClient; recorder: { exchanges(): RecordedExchange[] } },
+): Promise<{ facts: Facts | string; exchanges: RecordedExchange[] }> {
+  let byOperation = learned.get(config);
+  if (!byOperation) {
+    byOperation = new Map();
+    learned.set(config, byOperation);
+  }
+  let pending = byOperation.get(operationId);
+  if (!pending) {
+    pending = learnFacts(side.client, config, operationId).then((facts) => ({
+      facts,
+      exchanges: side.recorder.exchanges(),
+    }));
+    byOperation.set(operationId, pending);
+  }
+  return pending;
+}
+
 function failureMessage(
   plan: OperationPlan,
   config: TargetConfig,
@@ -136,12 +164,11 @@ export async function runGenerated(options: {
     const recorder = createRecorder(secretValues(config));
     return { recorder, client: createApiClient(config, { recorder }) };
   };
-  const factsSide = newClient();
   const run: GeneratedRun = { requests: 0, passed: 0, inconclusive: [], exchanges: [] };
-  const facts = await learnFacts(factsSide.client, config, operationId);
+  const { facts, exchanges: factExchanges } = await factsOf(config, operationId, newClient());
   if (typeof facts === 'string') {
     run.unavailable = facts;
-    run.exchanges = factsSide.recorder.exchanges();
+    run.exchanges = factExchanges;
     run.requests = run.exchanges.length;
     return run;
   }
@@ -187,7 +214,7 @@ export async function runGenerated(options: {
     });
     return { property, outcome, exchanges: recorder.exchanges() };
   });
-  const all = [...factsSide.recorder.exchanges(), ...outcomes.flatMap((o) => o.exchanges)];
+  const all = [...factExchanges, ...outcomes.flatMap((o) => o.exchanges)];
   run.requests = all.length;
   // The evidence: the first exchanges (facts and the first probes), and the shrunk failure last.
   let failing: RecordedExchange[] = [];
