@@ -197,8 +197,16 @@ export async function runGenerated(options: {
             mode: { kind: 'invalid', mutation, expectation: plan.expectationOf(mutation) } as const,
             arbitrary: plan.base,
           }));
+  // One token for the check's properties: each fetched its own before, the same question answered
+  // the same, proving nothing new. A property whose session expires renews its own; where the token
+  // cannot be had here, each property asks as before (and meets the failure itself).
+  const tokenSide = newClient();
+  const bearer =
+    plan.op.security.includes('bearer') && (facts.schemes ?? plan.op.security).includes('bearer');
+  const token = bearer ? await tokenSide.client.tokens.getToken().catch(() => undefined) : undefined;
   const outcomes = await mapConcurrent(properties, PROPERTIES_AT_ONCE, async (property) => {
     const { recorder, client } = newClient();
+    if (token !== undefined) client.tokens.useToken(token);
     const nextId = freshIds(subSeed(seed, `${operationId} ids ${property.name}`));
     const probe = probeOf(plan, client, nextId, property.mode);
     const recorded: typeof probe = async (value) => {
@@ -214,7 +222,7 @@ export async function runGenerated(options: {
     });
     return { property, outcome, exchanges: recorder.exchanges() };
   });
-  const all = [...factExchanges, ...outcomes.flatMap((o) => o.exchanges)];
+  const all = [...factExchanges, ...tokenSide.recorder.exchanges(), ...outcomes.flatMap((o) => o.exchanges)];
   run.requests = all.length;
   // The evidence: the first exchanges (facts and the first probes), and the shrunk failure last.
   let failing: RecordedExchange[] = [];
