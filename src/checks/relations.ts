@@ -214,10 +214,18 @@ interface Relation {
   judge(placed: readonly Placed[]): { judged: number; breaches: PairBreach[] };
 }
 
+/**
+ * The exchanges of each check, in the run's order. A check that sent requests of its own compares
+ * them with the shared answers it used too (alsoIn): a question asked once for several checks
+ * (the plain form, the read before a refusal) is each one's.
+ */
 const byCheck = (placed: readonly Placed[]) => {
   const groups = new Map<string, Placed[]>();
   for (const p of placed) groups.set(p.checkId, [...(groups.get(p.checkId) ?? []), p]);
-  return [...groups.values()];
+  for (const p of placed) {
+    for (const id of p.alsoIn ?? []) groups.get(id)?.push(p);
+  }
+  return [...groups.values()].map((group) => group.sort((a, b) => a.order - b.order));
 };
 
 /** The same question in another form: route without trailing slash, decoded query sorted. */
@@ -237,17 +245,10 @@ const formKey = (p: Placed, known: readonly string[]) =>
 /** The query parameters the spec shows, per service. */
 const SHOWN_PARAMS = ['page', 'limit'];
 
-/**
- * Pairs of one check that ask the same question in different forms. A check's group holds the
- * shared answers it used too (alsoIn): the plain form may be another check's request, asked once.
- */
+/** Pairs of one check that ask the same question in different forms. */
 function formPairs(placed: readonly Placed[]): [Placed, Placed][] {
   const pairs: [Placed, Placed][] = [];
-  const groups = new Map<string, Placed[]>();
-  for (const p of placed) {
-    for (const id of [p.checkId, ...(p.alsoIn ?? [])]) groups.set(id, [...(groups.get(id) ?? []), p]);
-  }
-  for (const group of groups.values()) {
+  for (const group of byCheck(placed)) {
     const forms = new Map<string, Placed[]>();
     for (const p of group.filter((p) => p.exchange.method.toUpperCase() === 'GET' && answered(p))) {
       const key = formKey(p, SHOWN_PARAMS);
