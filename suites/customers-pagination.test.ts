@@ -164,6 +164,20 @@ const invalidPage = Object.fromEntries(
   (t: CheckContext) => Promise<{ res: ApiResponse; exchanges: RecordedExchange[] }>
 >;
 
+// Whether the route takes a bearer token, learned once for PAG-BEARER and PAG-INVALID-EACH-CREDENTIAL
+// (each asked it with a token of its own before: the same questions, answered the same). Its token
+// is then theirs: the page it answered and the pages they ask go through one token.
+const detection = shared(async (client, config) => {
+  const use = await customersBearer(client, config);
+  const token = client.tokens.tokenRequests > 0 ? await client.tokens.getToken() : undefined;
+  return { use, token, exchanges: client.recorder.exchanges() };
+});
+const detected = async (t: CheckContext) => {
+  const found = await detection(t);
+  if (found.token !== undefined) t.client.tokens.useToken(found.token);
+  return found;
+};
+
 area('customers-pagination', () => {
   check(
     {
@@ -433,7 +447,7 @@ area('customers-pagination', () => {
       rules: ['PAG-14', 'PAG-08'],
     },
     async (t) => {
-      const use = await customersBearer(t.client, t.config);
+      const { use, exchanges: detectionExchanges } = await detected(t);
       if (!use.taken) {
         // Told (CUSTOMERS_AUTH=api-key) or seen: the refusal itself must be a proper one.
         const refusal = use.refusal;
@@ -444,8 +458,8 @@ area('customers-pagination', () => {
         );
         return;
       }
-      // Detection asked this very page with this client's token: its answer is the page (asked
-      // only where CUSTOMERS_AUTH=both told it instead).
+      // Detection asked this very page with the token this client now uses: its answer is the page
+      // (asked only where CUSTOMERS_AUTH=both told it instead).
       const res =
         use.answer ??
         (await t.client.request({ service: 'main', method: 'GET', path: 'v1/customers', auth: 'bearer' }));
@@ -462,7 +476,7 @@ area('customers-pagination', () => {
         query: { page: next },
         auth: 'bearer',
       });
-      expectRelations(t, ['REL-NEXT-PAGE-FOLLOWED']);
+      expectRelations(t, ['REL-NEXT-PAGE-FOLLOWED'], { earlier: detectionExchanges });
     },
   );
   check(
@@ -475,10 +489,10 @@ area('customers-pagination', () => {
       // The same broken input through each credential the route takes (relations.ts): a refusal
       // through one is a refusal through the other. Where the route takes no bearer token, nothing
       // compares.
-      // One client, one token: detection and the asks share it.
+      // One token: detection's (shared with PAG-BEARER), and the asks use it.
       // The API key's answers are PAG-INVALID-0's and PAG-INVALID-abc's (shared), asked meanwhile.
-      const [use, ...keyAnswers] = await Promise.all([
-        customersBearer(t.client, t.config),
+      const [{ use }, ...keyAnswers] = await Promise.all([
+        detected(t),
         invalidPage['0'](t),
         invalidPage.abc(t),
       ]);
