@@ -115,6 +115,22 @@ function factsOf(
   return pending;
 }
 
+const tokens = new WeakMap<TargetConfig, Promise<{ token?: string; exchanges: RecordedExchange[] }>>();
+function tokenOf(
+  config: TargetConfig,
+  side: { client: ApiClient; recorder: { exchanges(): RecordedExchange[] } },
+): Promise<{ token?: string; exchanges: RecordedExchange[] }> {
+  let pending = tokens.get(config);
+  if (!pending) {
+    pending = side.client.tokens.getToken().then(
+      (token) => ({ token, exchanges: side.recorder.exchanges() }),
+      () => ({ exchanges: side.recorder.exchanges() }),
+    );
+    tokens.set(config, pending);
+  }
+  return pending;
+}
+
 function failureMessage(
   plan: OperationPlan,
   config: TargetConfig,
@@ -197,13 +213,15 @@ export async function runGenerated(options: {
             mode: { kind: 'invalid', mutation, expectation: plan.expectationOf(mutation) } as const,
             arbitrary: plan.base,
           }));
-  // One token for the check's properties: each fetched its own before, the same question answered
-  // the same, proving nothing new. A property whose session expires renews its own; where the token
-  // cannot be had here, each property asks as before (and meets the failure itself).
-  const tokenSide = newClient();
+  // One token for the generated checks' properties (per target): each property fetched its own
+  // before, the same question answered the same, proving nothing new. A property whose session
+  // expires renews its own; where the token cannot be had, each property asks as before (and meets
+  // the failure itself).
   const bearer =
     plan.op.security.includes('bearer') && (facts.schemes ?? plan.op.security).includes('bearer');
-  const token = bearer ? await tokenSide.client.tokens.getToken().catch(() => undefined) : undefined;
+  const { token, exchanges: tokenExchanges } = bearer
+    ? await tokenOf(config, newClient())
+    : { token: undefined, exchanges: [] };
   const outcomes = await mapConcurrent(properties, PROPERTIES_AT_ONCE, async (property) => {
     const { recorder, client } = newClient();
     if (token !== undefined) client.tokens.useToken(token);
@@ -222,7 +240,7 @@ export async function runGenerated(options: {
     });
     return { property, outcome, exchanges: recorder.exchanges() };
   });
-  const all = [...factExchanges, ...tokenSide.recorder.exchanges(), ...outcomes.flatMap((o) => o.exchanges)];
+  const all = [...factExchanges, ...tokenExchanges, ...outcomes.flatMap((o) => o.exchanges)];
   run.requests = all.length;
   // The evidence: the first exchanges (facts and the first probes), and the shrunk failure last.
   let failing: RecordedExchange[] = [];
