@@ -21,7 +21,7 @@ export {
   probe,
   probePetstore,
 } from './probe.ts';
-export { createRecorder, MAX_RECORDED_BODY, wasCut } from './recorder.ts';
+export { createRecorder, cutBody, MAX_RECORDED_BODY, wasCut } from './recorder.ts';
 export {
   ACCESS_TOKEN,
   type NamedSecret,

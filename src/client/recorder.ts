@@ -10,7 +10,7 @@ import type { ExchangeRecorder, RecordedExchange } from './types.ts';
 
 export const MAX_RECORDED_BODY = 64 * 1024;
 
-const CUT_MARK = /\.\.\. \[truncated, \d+ characters in all\]$/;
+const CUT_MARK = /\.\.\. \[truncated, (\d+) characters in all\]$/;
 
 /** Whether a recorded body was cut here (its text is then no whole answer): the mark `cut` leaves. */
 export function wasCut(body: string): boolean {
@@ -18,10 +18,14 @@ export function wasCut(body: string): boolean {
   return body.endsWith(' characters in all]') && CUT_MARK.test(body);
 }
 
-/** Redact first, then cut: a cut could otherwise leave the start of a secret behind. */
-function cut(body: string): string {
-  if (body.length <= MAX_RECORDED_BODY) return body;
-  return `${body.slice(0, MAX_RECORDED_BODY)}... [truncated, ${body.length} characters in all]`;
+/**
+ * The body cut to `max` characters with the mark `wasCut` knows; a body cut before keeps the total
+ * its first cut gave. Redact first, then cut: a cut could otherwise leave the start of a secret behind.
+ */
+export function cutBody(body: string, max = MAX_RECORDED_BODY): string {
+  if (body.length <= max) return body;
+  const total = wasCut(body) ? CUT_MARK.exec(body)?.[1] : undefined;
+  return `${body.slice(0, max)}... [truncated, ${total ?? body.length} characters in all]`;
 }
 
 /** The access_token of a 2xx answer to the token route, if it is one. */
@@ -85,10 +89,10 @@ export function createRecorder(secrets: string[]): ExchangeRecorder {
         startedAt: e.startedAt,
         durationMs: e.durationMs,
       };
-      if (e.requestBody !== undefined) clean.requestBody = cut(redact.text(e.requestBody));
+      if (e.requestBody !== undefined) clean.requestBody = cutBody(redact.text(e.requestBody));
       if (e.status !== undefined) clean.status = e.status;
       if (e.responseHeaders !== undefined) clean.responseHeaders = redact.headers(e.responseHeaders);
-      if (e.responseBody !== undefined) clean.responseBody = cut(redact.text(e.responseBody));
+      if (e.responseBody !== undefined) clean.responseBody = cutBody(redact.text(e.responseBody));
       if (e.responseBytes !== undefined) clean.responseBytes = e.responseBytes;
       if (e.responseNotUtf8At !== undefined) clean.responseNotUtf8At = e.responseNotUtf8At;
       if (e.error !== undefined) clean.error = redact.text(e.error);

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { jsonText } from '../../common/safe-text.ts';
 import type { SecretFilter } from '../../common/secret-filter.ts';
 import { firstLine } from '../client/errors.ts';
+import { cutBody } from '../client/recorder.ts';
 import { writeSetAtomic } from './atomic-write.ts';
 import { comparisonPointPath, keepComparisonPoint } from './comparison-point.ts';
 import { diffRuns, notComparable, type PreviousRun, readPrevious } from './history.ts';
@@ -41,6 +42,33 @@ function withQuotesCut(results: ConformanceResults): ConformanceResults {
     ...results,
     checks: results.checks.map((c) =>
       c.failure?.quote === undefined ? c : { ...c, failure: { ...c.failure, quote: cut(c.failure.quote) } },
+    ),
+  };
+}
+
+/**
+ * How much of each answer a passing check keeps in the reports: the most the HTML report shows of
+ * any body. A failed, skipped or inconclusive check keeps what the recorder kept (64 KiB), and every
+ * request body stays whole: they are the evidence, and what reproduces the exchange. Each answer was
+ * judged whole before this cut (the checks, the invariants, the relations).
+ */
+export const PASSING_ANSWER_KEPT = 16 * 1024;
+
+/** A passing check's answers cut to PASSING_ANSWER_KEPT, after redaction, with the recorder's mark. */
+function withPassingAnswersCut(results: ConformanceResults): ConformanceResults {
+  const long = (e: ConformanceResults['checks'][number]['exchanges'][number]) =>
+    (e.responseBody?.length ?? 0) > PASSING_ANSWER_KEPT;
+  return {
+    ...results,
+    checks: results.checks.map((c) =>
+      c.status !== 'passed' || !c.exchanges.some(long)
+        ? c
+        : {
+            ...c,
+            exchanges: c.exchanges.map((e) =>
+              long(e) ? { ...e, responseBody: cutBody(e.responseBody ?? '', PASSING_ANSWER_KEPT) } : e,
+            ),
+          },
     ),
   };
 }
@@ -131,7 +159,7 @@ export async function writeReports(
   // Redacted as a value, before anything is cut, serialized or rendered: the renderers then only
   // escape for their format, and no text pass runs over what they wrote (such a pass broke the
   // JSON's escaping and the quoting of the curl lines).
-  const results = withQuotesCut(scrubber.deep(withHistory));
+  const results = withPassingAnswersCut(withQuotesCut(scrubber.deep(withHistory)));
   await makeFolder(dir);
   const loadRuns = scrubber.deep(loadRunsBeside(dir, results.target, note));
   // results.json last of these: a reader that finds it finds this run's summary.md, index.html and

@@ -16,6 +16,7 @@ import { retryAfterSeconds } from '../../common/retry-after.ts';
 import { htmlText, jsonText, markdownText, terminalText, xmlText } from '../../common/safe-text.ts';
 import { trimTrailingSlashes } from '../../common/trailing-slashes.ts';
 import { isIsoDateTime, namesRoute } from '../../src/checks/invariants.ts';
+import { cutBody, wasCut } from '../../src/client/recorder.ts';
 
 const MIB = 1024 * 1024;
 const run = (unit: string, tail = 'x') => unit.repeat(Math.ceil(MIB / unit.length)) + tail;
@@ -38,9 +39,11 @@ const READERS: [string, (text: string) => unknown][] = [
   ['htmlText', htmlText],
   ['xmlText', xmlText],
   ['jsonText', jsonText],
+  ['wasCut', wasCut],
+  ['cutBody', (t) => cutBody(`${t}... [truncated, ${t} characters in all]`, 1024)],
 ];
 // The runs that make backtracking patterns quadratic: slashes, blanks, colons, digits, escapes.
-const WORST = ['/', ' \t\n', '::', '\\`', '1.', '\u200b\ud800'];
+const WORST = ['/', ' \t\n', '::', '\\`', '1.', '\u200b\ud800', '... [truncated, 1'];
 
 // A linear pass over 1 MiB takes at most 1.5 s here (escaping every character of a run of
 // invisible ones), 15 s at load 30; a quadratic one takes about half an hour (/\/+$/ took 5.4 s on
