@@ -76,6 +76,18 @@ function queryOf(url: string): HarPair[] {
 const typeOf = (h: Record<string, string> | undefined) =>
   Object.entries(h ?? {}).find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
 
+/** The answer's body as HAR holds it. */
+function answerOf(x: RecordedExchange): Pick<HarEntry['response'], 'content' | 'bodySize'> {
+  return {
+    content: {
+      size: x.responseBody === undefined ? 0 : Buffer.byteLength(x.responseBody),
+      mimeType: typeOf(x.responseHeaders),
+      ...(x.responseBody === undefined ? {} : { text: x.responseBody }),
+    },
+    bodySize: x.responseBody === undefined ? -1 : Buffer.byteLength(x.responseBody),
+  };
+}
+
 function entryOf(x: RecordedExchange, c: CheckResult, failing: boolean): HarEntry {
   const body = x.requestBody;
   return {
@@ -99,14 +111,9 @@ function entryOf(x: RecordedExchange, c: CheckResult, failing: boolean): HarEntr
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: pairs(x.responseHeaders),
-      content: {
-        size: x.responseBody === undefined ? 0 : Buffer.byteLength(x.responseBody),
-        mimeType: typeOf(x.responseHeaders),
-        ...(x.responseBody === undefined ? {} : { text: x.responseBody }),
-      },
+      ...answerOf(x),
       redirectURL: '',
       headersSize: -1,
-      bodySize: x.responseBody === undefined ? -1 : Buffer.byteLength(x.responseBody),
     },
     cache: {},
     timings: { send: 0, wait: Math.max(0, x.durationMs), receive: 0 },
@@ -136,6 +143,9 @@ export function renderHar(results: ConformanceResults, redact: <T>(value: T) => 
         seen._alsoChecks = [...(seen._alsoChecks ?? []), c.id];
       seen._rules = [...new Set([...seen._rules, ...c.rules])];
       if (failing) seen._failedChecks = [...(seen._failedChecks ?? []), c.id];
+      // A passing check keeps less of an answer than a failed one (write-reports.ts): the most kept.
+      if ((x.responseBody?.length ?? 0) > (seen.response.content.text?.length ?? 0))
+        Object.assign(seen.response, answerOf(x));
     });
   }
   const entries = [...byKey.values()].sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));

@@ -6,8 +6,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { jsonText } from '../../common/safe-text.ts';
 import { createSecretFilter } from '../../common/secret-filter.ts';
 import { cutBody, MAX_RECORDED_BODY, wasCut } from '../../src/client/recorder.ts';
+import { type Har, renderHar } from '../../src/report/har.ts';
 import type { CheckResult, ConformanceResults } from '../../src/report/types.ts';
 import { PASSING_ANSWER_KEPT, REPORT_FILES, writeReports } from '../../src/report/write-reports.ts';
 import { FIXTURE_CHECKS, fixtureResults } from './fixture.ts';
@@ -29,18 +31,23 @@ function withBodies(status: CheckResult['status'], id: string): CheckResult {
     id,
     status,
     exchanges: [
-      { ...exchange, requestBody: LONG, responseBody: LONG },
-      { ...exchange, responseBody: CUT_BEFORE },
-      { ...exchange, responseBody: '{"short":true}' },
+      { ...exchange, requestBody: LONG, responseBody: LONG, startedAt: '2026-01-05T10:00:01.000Z' },
+      { ...exchange, responseBody: CUT_BEFORE, startedAt: '2026-01-05T10:00:02.000Z' },
+      { ...exchange, responseBody: '{"short":true}', startedAt: '2026-01-05T10:00:03.000Z' },
     ],
   };
 }
 
-async function written(checks: CheckResult[]): Promise<ConformanceResults> {
+async function written(checks: CheckResult[]): Promise<ConformanceResults & { har: Har }> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-kept-'));
   dirs.push(dir);
-  await writeReports(dir, fixtureResults({ checks }), createSecretFilter([]));
-  return JSON.parse(await readFile(join(dir, REPORT_FILES.results), 'utf8')) as ConformanceResults;
+  const har = {
+    path: join(dir, 'run.har'),
+    render: (r: ConformanceResults) => jsonText(renderHar(r, (v) => v)),
+  };
+  await writeReports(dir, fixtureResults({ checks }), createSecretFilter([]), undefined, { har });
+  const results = JSON.parse(await readFile(join(dir, REPORT_FILES.results), 'utf8')) as ConformanceResults;
+  return { ...results, har: JSON.parse(await readFile(har.path, 'utf8')) as Har };
 }
 
 describe('the bodies results.json keeps', () => {
@@ -67,5 +74,15 @@ describe('the bodies results.json keeps', () => {
     expect(long?.responseBody).toBe(LONG);
     expect(before?.responseBody).toBe(CUT_BEFORE);
     expect(CUT_BEFORE.length).toBeGreaterThan(MAX_RECORDED_BODY);
+  });
+
+  it('writes an answer a passing and a failed check shared whole in the HAR', async () => {
+    const { har } = await written([withBodies('passed', 'TOK-VALID'), withBodies('failed', 'TOK-WRONG')]);
+    const texts = har.log.entries.map((e) => e.response.content.text);
+    expect(texts).toContain(LONG);
+    expect(texts).toContain(CUT_BEFORE);
+    expect(
+      texts.some((t) => t !== undefined && t.length < LONG.length && t.endsWith('characters in all]')),
+    ).toBe(false);
   });
 });
