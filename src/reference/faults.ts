@@ -380,6 +380,11 @@ const TABLE = [
     'PET-08',
     'POST /pets with an id already taken answers 201 but keeps the pet stored before',
   ),
+  fault(
+    'refused-taken-id-replaces-pet',
+    'PET-08',
+    'POST /pets refuses an id already taken (409), yet stores the pet sent in place of the one created first',
+  ),
   fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
   fault('pet-null-body-500', 'PET-09', 'POST /pets crashes into a 500 on the JSON body null'),
   fault('negative-pet-id-500', 'GNR-01', 'POST /pets answers 500 to a pet with a negative id', undefined, [

@@ -101,6 +101,12 @@ export const CHOICES = {
     answers:
       '`safe`: ids from 1 to 2^53-1, listed lowest first (others 400); `int64`: every int64 stored exactly (9007199254740993, 2^63-1, -2^63 seeded beside the others), listed highest first',
   },
+  'taken-pet-id': {
+    values: ['refuse', 'replace'],
+    notShown: 'what POST /pets answers for an id already taken (only "201 with no body shown" for a valid Pet)',
+    answers:
+      '`refuse`: 409 `CONFLICT`, the pet stored first kept as it was; `replace`: 201, the pet sent stored in its place',
+  },
   'unknown-token-fields': {
     values: ['ignore', 'refuse'],
     notShown: 'fields of the token request beyond `client_id` and `client_secret`',

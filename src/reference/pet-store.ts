@@ -53,6 +53,12 @@ export class PetStore {
     return true;
   }
 
+  /** Stores a pet in place of the one with its id (taken-pet-id=replace). */
+  replace(pet: Pet): void {
+    this.#ensure().set(keyOf(pet.id), Object.freeze({ ...pet }));
+    this.#sorted = undefined;
+  }
+
   /** Whether `a` is listed before `b`. */
   #before(a: bigint, b: bigint): boolean {
     return this.#int64 ? a > b : a < b;

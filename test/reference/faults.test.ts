@@ -274,6 +274,12 @@ const PROBES: Record<string, Probe> = {
     const read = await s.call(`${PETS}/5009`);
     return again.status >= 400 || (read.json as { name?: string }).name === 'second';
   },
+  'refused-taken-id-replaces-pet': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5017, name: 'first' } });
+    const again = await s.call(PETS, { method: 'POST', body: { id: 5017, name: 'second' } });
+    const read = await s.call(`${PETS}/5017`);
+    return again.status === 409 && (read.json as { name?: string }).name === 'first';
+  },
   // The server still answers a plain request after an odd one (a crash or hang is a fault).
   'garbled-request-crash': async (s) => {
     await rawExchange(s, 'GARBLED \x01 NOT HTTP\r\n\r\n');

@@ -245,7 +245,13 @@ export const createPet: Handler = async (ctx) => {
   // Fault taken-pet-id-500: a taken id crashes the create instead of being refused or replacing.
   if (faults.has('taken-pet-id-500') && store && pets.get(pet.id) !== undefined) throw simulatedCrash();
   if (store && !pets.add(pet)) {
-    throw new ApiError(409, 'CONFLICT', `a pet with id ${pet.id} already exists`);
+    // The choice taken-pet-id=replace: the pet sent takes the taken id's place.
+    if (choices['taken-pet-id'] === 'replace') pets.replace(pet);
+    else {
+      // Fault refused-taken-id-replaces-pet: refused, yet the pet sent is stored over the first.
+      if (faults.has('refused-taken-id-replaces-pet')) pets.replace(pet);
+      throw new ApiError(409, 'CONFLICT', `a pet with id ${pet.id} already exists`);
+    }
   }
   const status = 201;
   const headers = { location: `/petstore/v1/pets/${pet.id}` };
