@@ -385,6 +385,11 @@ const TABLE = [
     'PET-08',
     'POST /pets refuses an id already taken (409), yet stores the pet sent in place of the one created first',
   ),
+  fault(
+    'refused-pet-id-reserved',
+    'PET-07',
+    'POST /pets keeps the id of a pet it refused: a valid pet with that id is then refused (409)',
+  ),
   fault('pet-without-name-accepted', 'PET-09', 'POST /pets accepts a pet without name'),
   fault('pet-null-body-500', 'PET-09', 'POST /pets crashes into a 500 on the JSON body null'),
   fault('negative-pet-id-500', 'GNR-01', 'POST /pets answers 500 to a pet with a negative id', undefined, [
@@ -694,6 +699,8 @@ export function assertKnownFaults(names: readonly string[]): void {
 /** The faults switched on in a server; asked on hot paths, so a Set. */
 export class ActiveFaults {
   #names = new Set<string>();
+  /** The pet ids a refused create kept (fault refused-pet-id-reserved). */
+  readonly reservedPetIds = new Set<string>();
 
   constructor(names: readonly string[] = []) {
     this.set(names);
@@ -702,6 +709,7 @@ export class ActiveFaults {
   set(names: readonly string[]): void {
     assertKnownFaults(names);
     this.#names = new Set(names);
+    this.reservedPetIds.clear();
   }
 
   has(name: FaultName): boolean {

@@ -280,6 +280,10 @@ const PROBES: Record<string, Probe> = {
     const read = await s.call(`${PETS}/5017`);
     return again.status === 409 && (read.json as { name?: string }).name === 'first';
   },
+  'refused-pet-id-reserved': async (s) => {
+    await s.call(PETS, { method: 'POST', body: { id: 5018, name: 12345 } });
+    return (await s.call(PETS, { method: 'POST', body: { id: 5018, name: 'after' } })).status === 201;
+  },
   // The server still answers a plain request after an odd one (a crash or hang is a fault).
   'garbled-request-crash': async (s) => {
     await rawExchange(s, 'GARBLED \x01 NOT HTTP\r\n\r\n');

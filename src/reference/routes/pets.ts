@@ -213,6 +213,15 @@ export const createPet: Handler = async (ctx) => {
   ) {
     pets.add({ id: body.id as number, name: String(body.name) });
   }
+  // Fault refused-pet-id-reserved: a refused create keeps its id, so later creates of it are refused.
+  if (
+    faults.has('refused-pet-id-reserved') &&
+    problems.length > 0 &&
+    isObject(body) &&
+    body.id !== undefined
+  ) {
+    faults.reservedPetIds.add(String(body.id));
+  }
   if (problems.length > 0) {
     const [only] = problems;
     throw problems.length === 1 && only
@@ -241,6 +250,9 @@ export const createPet: Handler = async (ctx) => {
   // Fault duplicate-pet-kept: a taken id answered 201 as if created, the pet stored before kept.
   if (faults.has('duplicate-pet-kept') && store && pets.get(pet.id) !== undefined) {
     return { status: 201, headers: { location: `/petstore/v1/pets/${pet.id}` } };
+  }
+  if (faults.has('refused-pet-id-reserved') && faults.reservedPetIds.has(String(pet.id))) {
+    throw new ApiError(409, 'CONFLICT', `a pet with id ${pet.id} already exists`);
   }
   // Fault taken-pet-id-500: a taken id crashes the create instead of being refused or replacing.
   if (faults.has('taken-pet-id-500') && store && pets.get(pet.id) !== undefined) throw simulatedCrash();
