@@ -103,7 +103,8 @@ export const CHOICES = {
   },
   'taken-pet-id': {
     values: ['refuse', 'replace'],
-    notShown: 'what POST /pets answers for an id already taken (only "201 with no body shown" for a valid Pet)',
+    notShown:
+      'what POST /pets answers for an id already taken (only "201 with no body shown" for a valid Pet)',
     answers:
       '`refuse`: 409 `CONFLICT`, the pet stored first kept as it was; `replace`: 201, the pet sent stored in its place',
   },
