@@ -11,8 +11,8 @@
 // off every address is right on a dual-stack listener and wrong on an IPv4 one, a mutant that keeps
 // the ::ffff: prefix the other way round), so a passing dual-stack run is followed by the checks that
 // pin a key to the caller's own address (ADDRESS_CHECKS) against an IPv4-only listener.
-// Exit: the conformance run's code; 1 when the server never listened or the runs outlived their bound
-// (MUTATION_RUN_BOUND_S, default 240 s: a hang is never a pass).
+// Exit: the conformance run's code; 1 when the server never listened, 124 when the runs outlived their
+// bound (MUTATION_RUN_BOUND_S, default 240 s: a hang is never a pass).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -80,7 +80,12 @@ export interface IsolatedRunOptions {
   log?: (line: string) => void;
   /** The run's command (tests replace the conformance CLI). */
   run?: string[];
+  /** More flags for the server (a tolerance variant's options, src/cli/reference-server-args.ts). */
+  serverArgs?: string[];
 }
+
+/** The exit code of a run stopped at its bound: a hang, never a pass (a kill to Stryker; the variant pass counts it apart). */
+export const HANG_EXIT = 124;
 
 /**
  * Starts the server, runs the suite against it, stops both; resolves to the exit code. Dual-stack
@@ -106,7 +111,17 @@ async function onePass(
   const env = o.env ?? process.env;
   const server = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/reference-server.ts', '--port', '0', '--host', host, '--control'],
+    [
+      '--import',
+      'tsx',
+      'src/cli/reference-server.ts',
+      '--port',
+      '0',
+      '--host',
+      host,
+      '--control',
+      ...(o.serverArgs ?? []),
+    ],
     { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   running.add(server);
@@ -157,7 +172,7 @@ async function onePass(
         () => {
           log(`mutation run: no verdict within ${o.boundMs / 1000} s: the server (or the run) hangs`);
           killGroup(run);
-          done(1);
+          done(HANG_EXIT);
         },
         Math.max(0, deadline - Date.now()),
       );

@@ -1,11 +1,18 @@
-// node --import vitest/node --import tsx bench/stryker/variant-run.ts VARIANT
+// node --import tsx bench/stryker/variant-run.ts VARIANT
 // One conformance run of the suites against the reference server of one tolerance variant
 // (src/runner/variants.ts: another open choice, other sizes or statuses), invariants included, as
-// `npm run faults` runs its tolerance rows. The mutation bench runs it in a sandbox holding one
-// mutant, for the survivors whose code only that variant reaches (bench/stryker/variants.ts).
-// Exit 0 every check passed, 1 a check failed (its ids on stdout), 2 an unknown variant or a run
-// that could not be made.
-import { runVariants, TOLERANCE_VARIANTS } from '../../src/runner/variants.ts';
+// `npm run faults` runs its tolerance rows, with the server in a process of its own as the default
+// pass judges every mutant (isolated-run.ts, started with the variant's options as flags): a mutant
+// that crashes or hangs the server fails the run's checks, never the run itself. The mutation bench
+// runs it in a sandbox holding one mutant, for the survivors whose code only that variant reaches
+// (bench/stryker/variants.ts). Exit: the conformance run's (0 every check passed, 1 a check failed),
+// 124 no verdict within its bound, 2 an unknown variant or a run that could not be made.
+import { serverArgsOf } from '../../src/cli/reference-server-args.ts';
+import { TOLERANCE_VARIANTS } from '../../src/runner/variants.ts';
+import { isolatedRun } from './isolated-run.ts';
+
+/** Below the variant pass's own bound (variants.ts), so the run is stopped here, its servers with it. */
+export const VARIANT_BOUND_MS = 170_000;
 
 async function main(): Promise<void> {
   const name = process.argv[2];
@@ -14,19 +21,31 @@ async function main(): Promise<void> {
     process.stderr.write(`variant-run: unknown variant ${name ?? '(none)'}\n`);
     process.exit(2);
   }
-  const [outcome] = await runVariants([variant]);
-  const checks = outcome?.checks ?? [];
-  if (checks.length === 0) {
-    process.stderr.write(`variant-run: ${variant.name}: no check ran\n`);
-    process.exit(2);
-  }
-  const failed = checks.filter((c) => c.state === 'failed');
-  for (const c of failed) process.stdout.write(`failed ${c.id}: ${c.reason ?? ''}\n`);
-  process.stdout.write(`${variant.name}: ${failed.length} of ${checks.length} checks failed\n`);
-  process.exit(failed.length ? 1 : 0);
+  const areas = (variant.areas ?? []).flatMap((area) => ['--area', area]);
+  const code = await isolatedRun({
+    boundMs: VARIANT_BOUND_MS,
+    serverArgs: serverArgsOf(variant.reference),
+    ...(areas.length
+      ? {
+          run: [
+            process.execPath,
+            '--import',
+            'vitest/node',
+            '--import',
+            'tsx',
+            'src/cli/conformance.ts',
+            ...areas,
+          ],
+        }
+      : {}),
+  });
+  process.stdout.write(`${variant.name}: exit ${code}\n`);
+  process.exit(code);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`variant-run: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(2);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`variant-run: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  });
+}

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { HANG_EXIT } from './isolated-run.ts';
 import { applyMutant, mutantKey, mutatedText, type Survivor, type VariantResult } from './triage.ts';
 
 /** The settings of a mutant's conformance run (stryker.config.json's command, the same judge). */
@@ -19,7 +20,11 @@ const RUN_ENV = {
   CONFORMANCE_SEED: '20261126',
   NO_COLOR: '1',
 };
-/** A run that takes this long is stopped: a timeout, reported apart (a hang is no verdict of a check). */
+/**
+ * A run that takes this long is stopped: a timeout, reported apart (a hang is no verdict of a
+ * check). variant-run.ts stops its own run sooner (VARIANT_BOUND_MS, exit HANG_EXIT); this is the
+ * last resort.
+ */
 const RUN_TIMEOUT_MS = 180_000;
 const SKIP = new Set(['node_modules', 'reports', '.git', '.stryker-tmp', '.tools']);
 
@@ -32,24 +37,30 @@ interface Run {
 
 function runVariant(sandbox: string, variant: string): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'vitest/node', '--import', 'tsx', 'bench/stryker/variant-run.ts', variant],
-      { cwd: sandbox, env: { ...process.env, ...RUN_ENV }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/stryker/variant-run.ts', variant], {
+      cwd: sandbox,
+      env: { ...process.env, ...RUN_ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-4000);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    // SIGTERM first: variant-run.ts then stops the server and the run it started (their own groups).
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    }, RUN_TIMEOUT_MS);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const lastLine = signal
-        ? `stopped after ${RUN_TIMEOUT_MS / 1000} s`
-        : (output.trim().split('\n').at(-1) ?? '');
-      done({ code, timedOut: signal !== null, lastLine });
+      const timedOut = signal !== null || code === HANG_EXIT;
+      const lastLine =
+        signal !== null
+          ? `stopped after ${RUN_TIMEOUT_MS / 1000} s`
+          : (output.trim().split('\n').at(-1) ?? '');
+      done({ code, timedOut, lastLine });
     });
   });
 }

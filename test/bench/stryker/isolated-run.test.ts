@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ADDRESS_CHECKS,
+  HANG_EXIT,
   hasIpv6Loopback,
   isolatedRun,
   printedVariables,
@@ -67,8 +68,8 @@ describe('one run', () => {
     process.execPath,
     '-e',
     `const fs=require('node:fs');const e=process.env;` +
-      `fetch(e.PETSTORE_BASE_URL+'/pets?limit=1').then(async(r)=>{` +
-      `fs.appendFileSync(${JSON.stringify(out)},JSON.stringify({target:e.CONFORMANCE_TARGET,api:e.API_BASE_URL,control:e.REFERENCE_CONTROL_URL,status:r.status,next:r.headers.get('x-next'),args:process.argv.slice(1)})+'\\n');${then}})`,
+      `fetch(e.PETSTORE_BASE_URL+'/pets?limit=1').then(async(r)=>{const pets=(await r.json()).length;` +
+      `fs.appendFileSync(${JSON.stringify(out)},JSON.stringify({target:e.CONFORMANCE_TARGET,api:e.API_BASE_URL,control:e.REFERENCE_CONTROL_URL,status:r.status,pets,next:r.headers.get('x-next'),args:process.argv.slice(1)})+'\\n');${then}})`,
     '--',
   ];
   const passes = (out: string) =>
@@ -101,10 +102,22 @@ describe('one run', () => {
       run: standIn(out, 'setInterval(()=>{},1000)'),
       log: (l) => lines.push(l),
     });
-    expect(code).toBe(1);
+    expect(code).toBe(HANG_EXIT);
     expect(lines.join('\n')).toMatch(/no verdict within 15 s/);
     const [seen] = passes(out);
     await expect(fetch(`${seen.api}v1/feature-flags`)).rejects.toThrow();
+  }, 90_000);
+
+  it("starts the server with a variant's flags (a tolerance row's options)", async () => {
+    const out = fresh();
+    const run = standIn(out, 'process.exit(0)');
+    expect(await isolatedRun({ boundMs: 60_000, run, serverArgs: ['--pets', '0'], log: () => {} })).toBe(0);
+    for (const seen of passes(out)) expect(seen).toMatchObject({ status: 200, pets: 0 });
+    const plain = fresh();
+    expect(
+      await isolatedRun({ boundMs: 60_000, run: standIn(plain, 'process.exit(0)'), log: () => {} }),
+    ).toBe(0);
+    for (const seen of passes(plain)) expect(seen).toMatchObject({ status: 200, pets: 1 });
   }, 90_000);
 
   it('a failing run is the verdict: no second pass', async () => {
