@@ -36,7 +36,9 @@ export function leaksOf(
     .map((s) => (s.variable === UNNAMED_SECRET ? 'a configured secret' : s.variable));
   if (!asksForToken(e.method, e.url)) {
     if ([...tokens].some(carries)) found.push('an access token the run obtained');
-    const field = TOKEN_FIELDS.exec(e.responseBody ?? '')?.[1];
+    // Every name ends in _token": the pattern only where one could match (it runs on every answer).
+    const body = e.responseBody ?? '';
+    const field = body.includes('_token"') ? TOKEN_FIELDS.exec(body)?.[1] : undefined;
     if (field) found.push(`a token field (${field})`);
   }
   return [...new Set(found)];
