@@ -82,6 +82,8 @@ export interface IsolatedRunOptions {
   run?: string[];
   /** More flags for the server (a tolerance variant's options, src/cli/reference-server-args.ts). */
   serverArgs?: string[];
+  /** More flags for the first pass's run (a variant's areas); the address checks' pass takes none. */
+  runArgs?: string[];
 }
 
 /** The exit code of a run stopped at its bound: a hang, never a pass (a kill to Stryker; the variant pass counts it apart). */
@@ -95,7 +97,7 @@ export async function isolatedRun(o: IsolatedRunOptions): Promise<number> {
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const host = o.host ?? ((await hasIpv6Loopback()) ? '::' : '127.0.0.1');
   const deadline = Date.now() + o.boundMs;
-  const first = await onePass(o, log, host, [], deadline);
+  const first = await onePass(o, log, host, o.runArgs ?? [], deadline);
   if (first !== 0 || host !== '::') return first;
   log(`mutation run: passed on a dual-stack listener; ${ADDRESS_CHECKS} again on 127.0.0.1 only`);
   return onePass(o, log, '127.0.0.1', ['--check', ADDRESS_CHECKS], deadline);

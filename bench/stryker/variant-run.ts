@@ -21,23 +21,10 @@ async function main(): Promise<void> {
     process.stderr.write(`variant-run: unknown variant ${name ?? '(none)'}\n`);
     process.exit(2);
   }
-  const areas = (variant.areas ?? []).flatMap((area) => ['--area', area]);
   const code = await isolatedRun({
     boundMs: VARIANT_BOUND_MS,
     serverArgs: serverArgsOf(variant.reference),
-    ...(areas.length
-      ? {
-          run: [
-            process.execPath,
-            '--import',
-            'vitest/node',
-            '--import',
-            'tsx',
-            'src/cli/conformance.ts',
-            ...areas,
-          ],
-        }
-      : {}),
+    runArgs: (variant.areas ?? []).flatMap((area) => ['--area', area]),
   });
   // The conformance run's last line (its verdict and failed checks) stays the last line seen.
   process.exit(code);

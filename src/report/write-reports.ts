@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { jsonText } from '../../common/safe-text.ts';
 import type { SecretFilter } from '../../common/secret-filter.ts';
 import { firstLine } from '../client/errors.ts';
-import { cutBody } from '../client/recorder.ts';
+import { cutBody, type RecordedExchange } from '../client/index.ts';
 import { writeSetAtomic } from './atomic-write.ts';
 import { comparisonPointPath, keepComparisonPoint } from './comparison-point.ts';
 import { diffRuns, notComparable, type PreviousRun, readPrevious } from './history.ts';
@@ -56,8 +56,7 @@ export const PASSING_ANSWER_KEPT = 16 * 1024;
 
 /** A passing check's answers cut to PASSING_ANSWER_KEPT, after redaction, with the recorder's mark. */
 function withPassingAnswersCut(results: ConformanceResults): ConformanceResults {
-  const long = (e: ConformanceResults['checks'][number]['exchanges'][number]) =>
-    (e.responseBody?.length ?? 0) > PASSING_ANSWER_KEPT;
+  const long = (e: RecordedExchange) => (e.responseBody?.length ?? 0) > PASSING_ANSWER_KEPT;
   return {
     ...results,
     checks: results.checks.map((c) =>
