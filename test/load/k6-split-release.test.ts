@@ -2,8 +2,8 @@
 // fixed 40 ms added to every answer so the latency compared is the server's, not the busy machine's
 // scheduling): the same total load as 1 and as 4 runners gives the same request count and
 // per-endpoint percentiles within a stated bound; a count threshold that every runner passes alone
-// fails on the union (the kind of threshold where that can happen: a pooled percentile never exceeds
-// the largest runner's); a runner killed midway makes the verdict "incomplete" naming it (exit 3);
+// fails on the union (by far the larger hazard: a pooled percentile stays within the runners' rank
+// bracket); a runner killed midway makes the verdict "incomplete" naming it (exit 3);
 // and merge:load on the outputs copied elsewhere gives the launcher's verdict.
 // Skipped only on a machine with neither k6 nor Go.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -14,9 +14,10 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadReport } from '../../load/lib/summary/report.ts';
 import { readRunnerDirs } from '../../src/launcher/merge/read-dirs.ts';
-import { mergeRunners } from '../../src/launcher/merge/samples.ts';
+import { mergeRunners, percentile, valuesOf } from '../../src/launcher/merge/samples.ts';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
 import { stagingThrough } from '../support/forwarding-proxy.ts';
+import { pooledPercentileRange } from '../support/percentile-bracket.ts';
 import { BLANK_TARGET, ROOT } from './cli-run.ts';
 import { junitFailures, k6, MISSING_K6, noK6, removeReportDirs, reportDir } from './k6-run.ts';
 
@@ -213,14 +214,22 @@ describe.skipIf(noK6)(
       // The shares, judged alone and together, on the real outputs.
       const shares = readRunnerDirs(runnerDirs(four.dir, 4));
       const p95 = 'http_req_duration{endpoint:customers}';
-      const alone = shares.runners.map(
-        (r) => mergeRunners([r], { [p95]: ['p(95)<100000'] }).thresholds[0]?.value as number,
-      );
       const union = value(four.report, p95, 'p(95)');
-      // A pooled percentile lies between the smallest and the largest runner's: a p95 threshold every
-      // runner passes, the union passes too. The hazard is a verdict drawn from averaged or dropped shares.
-      expect(union).toBeGreaterThanOrEqual(Math.min(...alone));
-      expect(union).toBeLessThanOrEqual(Math.max(...alone));
+      // The pooled p95 is every share's samples together: it lies within the runners' rank bracket
+      // (k6 interpolates, so it may pass the largest runner's own p95 by a fraction of a step: CI saw
+      // 52.24 ms against 52.03). Averaged or dropped shares would put it elsewhere.
+      const own95 = shares.runners.map((r) => valuesOf(mergeRunners([r], {}).union, p95));
+      const range = pooledPercentileRange(own95, 95);
+      const apart = `union ${union} ms, runners' bracket ${range.min}-${range.max} ms`;
+      expect(union, apart).toBeGreaterThanOrEqual(range.min);
+      expect(union, apart).toBeLessThanOrEqual(range.max);
+      expect(union).toBeCloseTo(
+        percentile(
+          own95.flat().sort((a, b) => a - b),
+          95,
+        ),
+        9,
+      );
       // A count summed over runners is where the union can fail what every runner passes: a budget
       // between the largest runner's count and their sum.
       const counts = shares.runners.map(

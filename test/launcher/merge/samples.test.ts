@@ -7,6 +7,7 @@ import {
   percentile,
   type RunnerOutput,
 } from '../../../src/launcher/merge/samples.js';
+import { pooledPercentileRange } from '../../support/percentile-bracket.ts';
 
 function point(metric: string, value: number, tags: Record<string, string>): string {
   return `${JSON.stringify({ type: 'Point', metric, data: { time: '2026-11-28T00:00:00Z', value, tags } })}\n`;
@@ -24,9 +25,7 @@ function runner(name: string, durations: number[], exitCode: number | null = 0):
 describe('merging runners judges thresholds on the union of samples', () => {
   it("judges p95 on the union, not on an average of the runners' p95s", () => {
     // Three runners see 10 ms, one sees the slow tail at 100 ms. The mean of the per-runner p95s
-    // (32.5 ms) passes p(95)<50; the union's p95 is 100 ms and fails it. The union's quantile always
-    // lies between the smallest and largest per-runner quantile (a mixture's CDF is the mean of the
-    // parts'), so the hazard is a summary that averages or drops shares, not four exact passes.
+    // (32.5 ms) passes p(95)<50; the union's p95 is 100 ms and fails it.
     const runners = [
       runner('runner-1', Array(100).fill(10)),
       runner('runner-2', Array(100).fill(10)),
@@ -41,6 +40,51 @@ describe('merging runners judges thresholds on the union of samples', () => {
     expect(merged.thresholds[0]?.value).toBe(100);
     expect(merged.verdict).toBe('failed');
     expect(merged.samples['runner-4']).toBe(200);
+  });
+
+  it("can put the union's interpolated p95 above every runner's, never outside their rank bracket", () => {
+    // k6 interpolates between the two closest ranks, and the union's ranks fall elsewhere: here
+    // each runner passes p(95)<5.5 on its own (5.4 and 4.9) and the union (5.65) fails it. What
+    // holds exactly is the bracket: between the smallest lower-rank value and the largest upper-rank one.
+    const shares = [
+      [0, 0, 1, 3, 6],
+      [0, 4, 5],
+    ];
+    const runners = shares.map((d, i) => runner(`runner-${i + 1}`, d));
+    const thresholds = { 'http_req_duration{endpoint:customers}': ['p(95)<5.5'] };
+    const alone = runners.map((r) => mergeRunners([r], thresholds));
+    expect(alone.map((m) => m.thresholds[0]?.value)).toEqual([5.4, 4.9].map((v) => expect.closeTo(v, 9)));
+    expect(alone.map((m) => m.verdict)).toEqual(['passed', 'passed']);
+    const merged = mergeRunners(runners, thresholds);
+    expect(merged.thresholds[0]?.value).toBeCloseTo(5.65, 9);
+    expect(merged.verdict).toBe('failed');
+    const range = pooledPercentileRange(shares, 95);
+    expect(range).toEqual({ min: 3, max: 6 });
+    const union = merged.thresholds[0]?.value as number;
+    expect(union).toBeGreaterThanOrEqual(range.min);
+    expect(union).toBeLessThanOrEqual(range.max);
+  });
+
+  it('keeps the pooled percentile inside the rank bracket for any shares (randomised, seeded)', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let trial = 0; trial < 2000; trial++) {
+      const shares = Array.from({ length: 1 + Math.floor(next() * 5) }, () =>
+        Array.from({ length: 1 + Math.floor(next() * 12) }, () => Math.floor(next() * 20)),
+      );
+      for (const p of [50, 90, 95, 99]) {
+        const union = percentile(
+          shares.flat().sort((a, b) => a - b),
+          p,
+        );
+        const range = pooledPercentileRange(shares, p);
+        expect(union, JSON.stringify({ shares, p })).toBeGreaterThanOrEqual(range.min);
+        expect(union, JSON.stringify({ shares, p })).toBeLessThanOrEqual(range.max);
+      }
+    }
   });
 
   it('sums counts and rates over runners and keeps the endpoint tag', () => {
