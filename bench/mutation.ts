@@ -1,6 +1,7 @@
-// npm run mutation [-- FILE[:FROM-TO] ...] [--judge | --variants] [--concurrency=N] [--no-variants]: StrykerJS over the
-// reference server, one Stryker run per file (so a long run stopped half-way keeps the files it
-// finished), each mutant judged by a whole conformance run (stryker.config.json: the command runner
+// npm run mutation [-- FILE[:FROM-TO] ...] [--judge | --variants] [--resume] [--concurrency=N] [--no-variants]:
+// StrykerJS over the reference server, one Stryker run per file (so a long run stopped half-way keeps
+// the files it finished; --resume continues it at the same commit), each mutant judged by a whole
+// conformance run (stryker.config.json: the command runner
 // around src/cli/conformance.ts). Then the variant pass: a survivor whose triage names the tolerance
 // variant that reaches its code (another open choice) is judged again by that variant's conformance
 // run (bench/stryker/variants.ts). Then every survivor is looked up in the triage
@@ -116,12 +117,109 @@ for (const name of readdirSync(TRIAGE)
 const percent = (x: number) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
 const started = Date.now();
 
-// 1. Stryker, one run per file (or the reports already there, with --judge).
+// A whole run takes hours here, so each file's pass (Stryker, its kills confirmed, its survivors'
+// variants) is finished and recorded before the next begins (reports/mutation/<name>.done.json), and
+// --resume takes a file's record instead of running it again when the record is of this commit, of
+// the same mutated lines and of a clean tree: a run stopped half-way (a session's end, a CI limit)
+// continues where it stopped, and the figure it prints is still of one commit.
+const resume = args.includes('--resume');
+const commit = spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+const dirty =
+  spawnSync('git', ['status', '--porcelain', '--', 'src', 'bench', 'suites', 'schemas', 'common'], {
+    encoding: 'utf8',
+  }).stdout.trim().length > 0;
+if (resume && (dirty || !commit)) {
+  console.error(
+    'mutation: --resume needs a clean tree at a commit (src, bench, suites, schemas, common): a resumed figure must be of one commit',
+  );
+  process.exit(2);
+}
+
+interface ConfirmedKill extends KilledBy {
+  at: string;
+  mutator?: string;
+  original: string;
+  replacement: string;
+}
+/** One file's finished pass. */
+interface FileRecord {
+  commit: string;
+  spec: string;
+  date: string;
+  seconds: number;
+  /** Whether its kills were run again (not with --no-confirm). */
+  confirmed: boolean;
+  notReproduced: number;
+  /** Its reproduced kills, with the checks that failed them. */
+  kills: ConfirmedKill[];
+}
+const recordPath = (file: string) => `${OUT}/${reportName(file)}.done.json`;
+function resumable(file: string): FileRecord | undefined {
+  if (!resume || !existsSync(recordPath(file)) || !existsSync(`${OUT}/${reportName(file)}.json`))
+    return undefined;
+  const record = JSON.parse(readFileSync(recordPath(file), 'utf8')) as FileRecord;
+  return record.commit === commit && record.spec === mutateSpec(file) && (record.confirmed || !confirmOn)
+    ? record
+    : undefined;
+}
+const confirmOn = !judgeOnly && !variantsOnly && !args.includes('--no-confirm');
+const killsOf = (report: StrykerReport & { projectRoot?: string }): Kill[] =>
+  Object.entries(report.files).flatMap(([name, f]) =>
+    f.mutants
+      .filter((m) => m.status === 'Killed')
+      .map((m) => ({
+        file: name.startsWith('/') && report.projectRoot ? name.slice(report.projectRoot.length + 1) : name,
+        location: m.location,
+        replacement: m.replacement ?? '',
+        original: mutatedText(f.source, m.location),
+        mutator: m.mutatorName,
+      })),
+  );
+
+// The variant pass's results are kept (reports/mutation/variants.json) for --judge and for files
+// not run now.
+const underVariants = new Map<string, VariantResult>(
+  existsSync(VARIANT_RESULTS)
+    ? (JSON.parse(readFileSync(VARIANT_RESULTS, 'utf8')) as VariantResult[]).map((r) => [r.key, r])
+    : [],
+);
+/** The variant pass: survivors whose code only another choice reaches, run against that choice. */
+async function runVariantPass(survivors: Survivor[]) {
+  const t0 = Date.now();
+  try {
+    for (const r of await variantPass(survivors, { root: '.', concurrency, log: (l) => console.log(l) }))
+      underVariants.set(r.key, r);
+  } catch (error) {
+    console.log(`mutation: variant pass stopped: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+  writeFileSync(VARIANT_RESULTS, `${JSON.stringify([...underVariants.values()], null, 1)}\n`);
+  console.log(`mutation: variant pass took ${Math.round((Date.now() - t0) / 1000)} s`);
+}
+
+// The sandboxes the kills are confirmed in (one per worker), made once for the whole invocation.
+let sandboxes: string[] = [];
+process.on('exit', () => {
+  for (const s of sandboxes) rmSync(s, { recursive: true, force: true });
+});
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
+
+// 1. Per file: Stryker, then its kills confirmed by running each again, then its survivors'
+// variants (or the reports already there, with --judge or --variants).
 const reports: { file: string; report: StrykerReport & { projectRoot?: string }; seconds?: number }[] = [];
+const records = new Map<string, FileRecord>();
+let resumed = 0;
 for (const file of files) {
   const name = reportName(file);
   const t0 = Date.now();
-  if (!judgeOnly && !variantsOnly) {
+  const earlier = resumable(file);
+  if (earlier) {
+    console.log(`mutation: ${file}: taken from the pass of ${earlier.date} at this commit (--resume)`);
+    resumed++;
+    records.set(file, earlier);
+  } else if (!judgeOnly && !variantsOnly) {
+    rmSync(recordPath(file), { force: true });
     const run = spawnSync('npx', ['stryker', 'run', '--mutate', mutateSpec(file), ...passed], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -138,74 +236,65 @@ for (const file of files) {
   const report = JSON.parse(readFileSync(`${OUT}/${name}.json`, 'utf8')) as StrykerReport & {
     projectRoot?: string;
   };
-  reports.push({
-    file,
-    report,
-    ...(judgeOnly || variantsOnly ? {} : { seconds: Math.round((Date.now() - t0) / 1000) }),
-  });
-}
-
-// 2. The variant pass: survivors whose code only another choice reaches, run against that choice.
-// Its results are kept (reports/mutation/variants.json) for --judge and for files not run now.
-const underVariants = new Map<string, VariantResult>(
-  existsSync(VARIANT_RESULTS)
-    ? (JSON.parse(readFileSync(VARIANT_RESULTS, 'utf8')) as VariantResult[]).map((r) => [r.key, r])
-    : [],
-);
-if ((!judgeOnly && variantsOn) || variantsOnly) {
-  const t0 = Date.now();
-  const fresh = reports.flatMap(({ report }) => judge(report, triage).survivors);
-  try {
-    for (const r of await variantPass(fresh, { root: '.', concurrency, log: (l) => console.log(l) }))
-      underVariants.set(r.key, r);
-  } catch (error) {
-    console.log(`mutation: variant pass stopped: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(2);
+  if (!earlier && !judgeOnly && !variantsOnly) {
+    const kills = confirmOn ? killsOf(report) : [];
+    const by = new Map<string, KilledBy>();
+    let notReproduced = 0;
+    if (kills.length) {
+      if (sandboxes.length === 0)
+        sandboxes = Array.from({ length: concurrency }, () => makeSandbox(process.cwd()));
+      console.log(`mutation: ${file}: confirming ${kills.length} kills by running each again`);
+      notReproduced = (await unconfirmedKills(kills, sandboxes, (l) => console.log(l), undefined, by)).length;
+    }
+    if (variantsOn) await runVariantPass(judge(report, triage).survivors);
+    const record: FileRecord = {
+      commit,
+      spec: mutateSpec(file),
+      date: new Date().toISOString(),
+      seconds: Math.round((Date.now() - t0) / 1000),
+      confirmed: confirmOn,
+      notReproduced,
+      kills: kills.flatMap((k) => {
+        const at = `${k.file}:${k.location.start.line}:${k.location.start.column}`;
+        const what = by.get(`${at} ${k.replacement}`);
+        return what
+          ? [
+              {
+                at,
+                ...(k.mutator ? { mutator: k.mutator } : {}),
+                original: k.original,
+                replacement: k.replacement,
+                ...what,
+              },
+            ]
+          : [];
+      }),
+    };
+    // Only a clean tree's pass can be resumed: its record names the commit it is of.
+    if (!dirty) writeFileSync(recordPath(file), `${JSON.stringify(record, null, 1)}\n`);
+    records.set(file, record);
   }
-  writeFileSync(VARIANT_RESULTS, `${JSON.stringify([...underVariants.values()], null, 1)}\n`);
-  console.log(`mutation: variant pass took ${Math.round((Date.now() - t0) / 1000)} s`);
+  const record = records.get(file);
+  reports.push({ file, report, ...(record ? { seconds: record.seconds } : {}) });
 }
 
-// 2b. Every kill of this run confirmed by running it again (--no-confirm skips; --judge has no run).
+// 2. --variants: the variant pass over the reports already there (after giving triage entries a variant).
+if (variantsOnly) await runVariantPass(reports.flatMap(({ report }) => judge(report, triage).survivors));
+
+// 2b. Every kill of this run confirmed (the records above): what each reproduced kill's run failed,
+// for reading after the run and for --judge.
 const notReproduced = new Map<string, number>();
-if (!judgeOnly && !variantsOnly && !args.includes('--no-confirm')) {
-  const kills: Kill[] = reports.flatMap(({ report }) =>
-    Object.entries(report.files).flatMap(([name, f]) =>
-      f.mutants
-        .filter((m) => m.status === 'Killed')
-        .map((m) => ({
-          file: name.startsWith('/') && report.projectRoot ? name.slice(report.projectRoot.length + 1) : name,
-          location: m.location,
-          replacement: m.replacement ?? '',
-          original: mutatedText(f.source, m.location),
-          mutator: m.mutatorName,
-        })),
-    ),
-  );
-  const sandbox = makeSandbox(process.cwd());
-  const by = new Map<string, KilledBy>();
-  try {
-    console.log(`mutation: confirming ${kills.length} kills by running each again`);
-    for (const k of await unconfirmedKills(kills, sandbox, (l) => console.log(l), undefined, by))
-      notReproduced.set(k.file, (notReproduced.get(k.file) ?? 0) + 1);
-    // What each reproduced kill's run failed (the checks that kill it), for reading after the run.
+if (records.size > 0) {
+  for (const [file, r] of records) if (r.notReproduced) notReproduced.set(file, r.notReproduced);
+  if ([...records.values()].every((r) => r.confirmed))
     writeFileSync(
       `${OUT}/kills.json`,
       `${JSON.stringify(
-        kills.flatMap((k) => {
-          const at = `${k.file}:${k.location.start.line}:${k.location.start.column}`;
-          const what = by.get(`${at} ${k.replacement}`);
-          return what
-            ? [{ at, mutator: k.mutator, original: k.original, replacement: k.replacement, ...what }]
-            : [];
-        }),
+        [...records.values()].flatMap((r) => r.kills),
         null,
         1,
       )}\n`,
     );
-  } finally {
-    rmSync(sandbox, { recursive: true, force: true });
-  }
 }
 
 // 2c. --judge: the confirmation of the run that wrote the reports, when it kept one (kills.json holds
@@ -335,11 +424,6 @@ console.log(
       .join(', ') || 'none'
   }; ${moved.length} stale entries, ${unpinned.length} unpinned`,
 );
-const commit = spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
-const dirty =
-  spawnSync('git', ['status', '--porcelain', '--', 'src', 'bench', 'suites'], {
-    encoding: 'utf8',
-  }).stdout.trim().length > 0;
 // The summary kept in the repository: the whole figure of one run at one commit (a --judge of
 // older reports, or a subset, says so in `scope`).
 writeFileSync(
@@ -360,7 +444,8 @@ writeFileSync(
       killsConfirmed:
         judgeOnly || variantsOnly
           ? reports.length > 0 && reports.every((r) => confirmedFiles.has(r.file))
-          : !args.includes('--no-confirm'),
+          : reports.every((r) => records.get(r.file)?.confirmed),
+      resumedFiles: resumed,
       blindSpots: total.open,
       untriaged: total.untriaged,
       excused: total.excused,

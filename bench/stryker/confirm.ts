@@ -69,41 +69,49 @@ export const killedByText = (k: KilledBy) =>
     ? `exit ${k.exit}, failed ${k.checks.join(', ')}${k.more ? ` and ${k.more} more` : ''}`
     : `exit ${k.exit}, no failed check listed: ${k.last.slice(0, 160)}`;
 
-/** The kills that did not reproduce (their conformance run passed with the mutant applied). */
+/**
+ * The kills that did not reproduce (their conformance run passed with the mutant applied), each
+ * sandbox taking the next kill as it finishes one (one sandbox per core a run may use).
+ */
 export async function unconfirmedKills(
   kills: readonly Kill[],
-  sandbox: string,
+  sandboxes: readonly string[],
   log: (line: string) => void,
   timeoutMs = 180_000,
   /** Filled with what each reproduced kill's run failed, keyed by `file:line:column replacement`. */
   by?: Map<string, KilledBy>,
 ): Promise<Kill[]> {
   const apart: Kill[] = [];
-  for (const k of kills) {
-    const path = join(sandbox, k.file);
-    const source = readFileSync(path, 'utf8');
-    if (mutatedText(source, k.location) !== k.original) {
-      log(`  not confirmed: ${k.file}:${k.location.start.line} moved since its report`);
-      apart.push(k);
-      continue;
-    }
-    writeFileSync(path, applyMutant(source, k.location, k.replacement));
-    try {
-      const { code, output } = await run(sandbox, timeoutMs);
-      const at = `${k.file}:${k.location.start.line}:${k.location.start.column}`;
-      if (code === 0) {
-        log(`  kill not reproduced: ${at} -> \`${k.replacement}\``);
+  let next = 0;
+  const confirmIn = async (sandbox: string) => {
+    for (let i = next++; i < kills.length; i = next++) {
+      const k = kills[i] as Kill;
+      const path = join(sandbox, k.file);
+      const source = readFileSync(path, 'utf8');
+      if (mutatedText(source, k.location) !== k.original) {
+        log(`  not confirmed: ${k.file}:${k.location.start.line} moved since its report`);
         apart.push(k);
-      } else {
-        const what = killedBy(code, output);
-        by?.set(`${at} ${k.replacement}`, what);
-        log(
-          `  kill confirmed: ${at} \`${k.original.split('\n')[0]}\` -> \`${k.replacement.split('\n')[0]}\`: ${killedByText(what)}`,
-        );
+        continue;
       }
-    } finally {
-      writeFileSync(path, source);
+      writeFileSync(path, applyMutant(source, k.location, k.replacement));
+      try {
+        const { code, output } = await run(sandbox, timeoutMs);
+        const at = `${k.file}:${k.location.start.line}:${k.location.start.column}`;
+        if (code === 0) {
+          log(`  kill not reproduced: ${at} -> \`${k.replacement}\``);
+          apart.push(k);
+        } else {
+          const what = killedBy(code, output);
+          by?.set(`${at} ${k.replacement}`, what);
+          log(
+            `  kill confirmed: ${at} \`${k.original.split('\n')[0]}\` -> \`${k.replacement.split('\n')[0]}\`: ${killedByText(what)}`,
+          );
+        }
+      } finally {
+        writeFileSync(path, source);
+      }
     }
-  }
+  };
+  await Promise.all(sandboxes.map(confirmIn));
   return apart;
 }
