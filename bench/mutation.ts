@@ -125,9 +125,24 @@ const started = Date.now();
 const resume = args.includes('--resume');
 const commit = spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
 const dirty =
-  spawnSync('git', ['status', '--porcelain', '--', 'src', 'bench', 'suites', 'schemas', 'common'], {
-    encoding: 'utf8',
-  }).stdout.trim().length > 0;
+  // (bench/stryker/summary.json is this run's own output.)
+  spawnSync(
+    'git',
+    [
+      'status',
+      '--porcelain',
+      '--',
+      'src',
+      'bench',
+      'suites',
+      'schemas',
+      'common',
+      ':!bench/stryker/summary.json',
+    ],
+    {
+      encoding: 'utf8',
+    },
+  ).stdout.trim().length > 0;
 if (resume && (dirty || !commit)) {
   console.error(
     'mutation: --resume needs a clean tree at a commit (src, bench, suites, schemas, common): a resumed figure must be of one commit',
