@@ -17,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { type Kill, type KilledBy, unconfirmedKills } from './stryker/confirm.ts';
+import { type FileRecord, resumableRecord } from './stryker/file-record.ts';
 import {
   findTriage,
   isHarnessRefusal,
@@ -150,34 +151,17 @@ if (resume && (dirty || !commit)) {
   process.exit(2);
 }
 
-interface ConfirmedKill extends KilledBy {
-  at: string;
-  mutator?: string;
-  original: string;
-  replacement: string;
-}
-/** One file's finished pass. */
-interface FileRecord {
-  commit: string;
-  spec: string;
-  date: string;
-  seconds: number;
-  /** Whether its kills were run again (not with --no-confirm). */
-  confirmed: boolean;
-  notReproduced: number;
-  /** Its reproduced kills, with the checks that failed them. */
-  kills: ConfirmedKill[];
-}
+const confirmOn = !judgeOnly && !variantsOnly && !args.includes('--no-confirm');
 const recordPath = (file: string) => `${OUT}/${reportName(file)}.done.json`;
 function resumable(file: string): FileRecord | undefined {
   if (!resume || !existsSync(recordPath(file)) || !existsSync(`${OUT}/${reportName(file)}.json`))
     return undefined;
-  const record = JSON.parse(readFileSync(recordPath(file), 'utf8')) as FileRecord;
-  return record.commit === commit && record.spec === mutateSpec(file) && (record.confirmed || !confirmOn)
-    ? record
-    : undefined;
+  return resumableRecord(readFileSync(recordPath(file), 'utf8'), {
+    commit,
+    spec: mutateSpec(file),
+    confirm: confirmOn,
+  });
 }
-const confirmOn = !judgeOnly && !variantsOnly && !args.includes('--no-confirm');
 const killsOf = (report: StrykerReport & { projectRoot?: string }): Kill[] =>
   Object.entries(report.files).flatMap(([name, f]) =>
     f.mutants
