@@ -160,6 +160,7 @@ function resumable(file: string): FileRecord | undefined {
     commit,
     spec: mutateSpec(file),
     confirm: confirmOn,
+    variants: variantsOn,
   });
 }
 const killsOf = (report: StrykerReport & { projectRoot?: string }): Kill[] =>
@@ -252,6 +253,7 @@ for (const file of files) {
       date: new Date().toISOString(),
       seconds: Math.round((Date.now() - t0) / 1000),
       confirmed: confirmOn,
+      variants: variantsOn,
       notReproduced,
       kills: kills.flatMap((k) => {
         const at = `${k.file}:${k.location.start.line}:${k.location.start.column}`;

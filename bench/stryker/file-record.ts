@@ -20,18 +20,20 @@ export interface FileRecord {
   seconds: number;
   /** Whether its kills were run again (not with --no-confirm). */
   confirmed: boolean;
+  /** Whether its survivors were run against their variants (not with --no-variants). */
+  variants: boolean;
   notReproduced: number;
   /** Its reproduced kills, with the checks that failed them. */
   kills: ConfirmedKill[];
 }
 
 /**
- * The record a resumed run may use: of this commit, of the same lines, and confirmed when this run
- * confirms. A record cut short (the run killed mid-write) or of another shape is not used.
+ * The record a resumed run may use: of this commit, of the same lines, confirmed when this run
+ * confirms and with its variants run when this run runs them. A record cut short (the run killed mid-write) or of another shape is not used.
  */
 export function resumableRecord(
   text: string,
-  want: { commit: string; spec: string; confirm: boolean },
+  want: { commit: string; spec: string; confirm: boolean; variants: boolean },
 ): FileRecord | undefined {
   let record: Partial<FileRecord>;
   try {
@@ -43,5 +45,6 @@ export function resumableRecord(
   if (typeof record.notReproduced !== 'number' || typeof record.seconds !== 'number') return undefined;
   if (record.commit !== want.commit || want.commit === '' || record.spec !== want.spec) return undefined;
   if (want.confirm && record.confirmed !== true) return undefined;
+  if (want.variants && record.variants !== true) return undefined;
   return record as FileRecord;
 }

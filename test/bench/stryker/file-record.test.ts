@@ -7,6 +7,7 @@ const record: FileRecord = {
   date: '2026-11-29T00:00:00.000Z',
   seconds: 412,
   confirmed: true,
+  variants: true,
   notReproduced: 1,
   kills: [
     {
@@ -20,7 +21,7 @@ const record: FileRecord = {
     },
   ],
 };
-const want = { commit: record.commit, spec: record.spec, confirm: true };
+const want = { commit: record.commit, spec: record.spec, confirm: true, variants: true };
 
 describe('a file pass a resumed mutation run may take', () => {
   it('is one of this commit, of the same lines, confirmed when the run confirms', () => {
@@ -33,12 +34,19 @@ describe('a file pass a resumed mutation run may take', () => {
     });
   });
 
-  it('is run again when of another commit, other lines, or not confirmed for a confirming run', () => {
+  it('is run again when of another commit, other lines, or without the confirmation or variants this run makes', () => {
     expect(resumableRecord(JSON.stringify(record), { ...want, commit: 'b'.repeat(40) })).toBeUndefined();
     expect(
       resumableRecord(JSON.stringify(record), { ...want, spec: 'src/reference/guards.ts:1-9' }),
     ).toBeUndefined();
     expect(resumableRecord(JSON.stringify({ ...record, confirmed: false }), want)).toBeUndefined();
+    expect(resumableRecord(JSON.stringify({ ...record, variants: false }), want)).toBeUndefined();
+    expect(
+      resumableRecord(JSON.stringify({ ...record, variants: false }), { ...want, variants: false }),
+    ).toEqual({
+      ...record,
+      variants: false,
+    });
     // No commit (not a git checkout) is never a match, even with a record that has none either.
     expect(
       resumableRecord(JSON.stringify({ ...record, commit: '' }), { ...want, commit: '' }),
