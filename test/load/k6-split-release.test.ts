@@ -2,8 +2,8 @@
 // fixed 40 ms added to every answer so the latency compared is the server's, not the busy machine's
 // scheduling): the same total load as 1 and as 4 runners gives the same request count and
 // per-endpoint percentiles within a stated bound; a count threshold that every runner passes alone
-// fails on the union (by far the larger hazard: a pooled percentile stays within the runners' rank
-// bracket); a runner killed midway makes the verdict "incomplete" naming it (exit 3);
+// fails on the union (a pooled percentile can pass every runner's own only by a fraction of the step
+// between two ranks); a runner killed midway makes the verdict "incomplete" naming it (exit 3);
 // and merge:load on the outputs copied elsewhere gives the launcher's verdict.
 // Skipped only on a machine with neither k6 nor Go.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
