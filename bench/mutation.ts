@@ -124,26 +124,27 @@ const started = Date.now();
 // the same mutated lines and of a clean tree: a run stopped half-way (a session's end, a CI limit)
 // continues where it stopped, and the figure it prints is still of one commit.
 const resume = args.includes('--resume');
-const commit = spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
-const dirty =
-  // (bench/stryker/summary.json is this run's own output.)
-  spawnSync(
-    'git',
-    [
-      'status',
-      '--porcelain',
-      '--',
-      'src',
-      'bench',
-      'suites',
-      'schemas',
-      'common',
-      ':!bench/stryker/summary.json',
-    ],
-    {
-      encoding: 'utf8',
-    },
-  ).stdout.trim().length > 0;
+/** The commit checked out, and whether the tree differs from it where a figure depends on it. */
+function treeState(): { commit: string; dirty: boolean } {
+  const git = (...a: string[]) => spawnSync('git', a, { encoding: 'utf8' }).stdout.trim();
+  return {
+    commit: git('rev-parse', 'HEAD'),
+    // (bench/stryker/summary.json is this run's own output.)
+    dirty:
+      git(
+        'status',
+        '--porcelain',
+        '--',
+        'src',
+        'bench',
+        'suites',
+        'schemas',
+        'common',
+        ':!bench/stryker/summary.json',
+      ).length > 0,
+  };
+}
+const { commit, dirty } = treeState();
 if (resume && (dirty || !commit)) {
   console.error(
     'mutation: --resume needs a clean tree at a commit (src, bench, suites, schemas, common): a resumed figure must be of one commit',
@@ -209,6 +210,8 @@ process.once('SIGTERM', () => process.exit(143));
 // variants (or the reports already there, with --judge or --variants).
 const reports: { file: string; report: StrykerReport & { projectRoot?: string }; seconds?: number }[] = [];
 const records = new Map<string, FileRecord>();
+/** Per file run now: whether the tree was the run's commit, unchanged, when Stryker copied it. */
+const clean = new Map<string, boolean>();
 let resumed = 0;
 for (const file of files) {
   const name = reportName(file);
@@ -220,6 +223,9 @@ for (const file of files) {
     records.set(file, earlier);
   } else if (!judgeOnly && !variantsOnly) {
     rmSync(recordPath(file), { force: true });
+    // Stryker copies the tree as it is now: a pass is of the run's commit only if nothing changed since.
+    const now = treeState();
+    clean.set(file, !now.dirty && now.commit === commit);
     const run = spawnSync('npx', ['stryker', 'run', '--mutate', mutateSpec(file), ...passed], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -272,7 +278,7 @@ for (const file of files) {
       }),
     };
     // Only a clean tree's pass can be resumed: its record names the commit it is of.
-    if (!dirty) writeFileSync(recordPath(file), `${JSON.stringify(record, null, 1)}\n`);
+    if (clean.get(file)) writeFileSync(recordPath(file), `${JSON.stringify(record, null, 1)}\n`);
     records.set(file, record);
   }
   const record = records.get(file);
