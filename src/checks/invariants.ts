@@ -617,6 +617,9 @@ function judgedOnce(seen: readonly SeenExchange[], bases: Bases): InvariantVerdi
   return verdicts;
 }
 
+/** Who sent an exchange of the setup diagnosis, as a breach names its sender. */
+export const SETUP_SENDER = 'the setup diagnosis (before the checks)';
+
 export function invariantResults(
   checks: readonly {
     id: string;
@@ -627,16 +630,24 @@ export function invariantResults(
   bases: Bases,
   strict: boolean,
   filtered = false,
+  setup: readonly RecordedExchange[] = [],
 ): InvariantResult[] {
-  const seen = checks.flatMap((c) => c.exchanges.map((exchange) => ({ checkId: c.id, exchange })));
+  // The setup diagnosis's requests come first, as they were sent; they select no rule or area.
+  const seen = [
+    ...setup.map((exchange) => ({ checkId: SETUP_SENDER, exchange })),
+    ...checks.flatMap((c) => c.exchanges.map((exchange) => ({ checkId: c.id, exchange }))),
+  ];
   const rules = new Set(checks.flatMap((c) => c.rules));
   const areas = new Set(checks.map((c) => c.area));
   const inScope = (v: InvariantVerdict) =>
     filtered
       ? v.rules.some((r) => rules.has(r))
       : v.status !== 'skipped' || v.rules.some((r) => rules.has(r)) || areas.has(v.area);
+  // A breach in the diagnosis's requests has no check of its own to show it: reported whatever the
+  // selection (a check's own 5xx fails that check, src/checks/define.ts).
+  const bySetup = (v: InvariantVerdict) => v.breaches.some((b) => b.checkId === SETUP_SENDER);
   return judgedOnce(seen, bases)
-    .filter(inScope)
+    .filter((v) => inScope(v) || bySetup(v))
     .map((v) => ({
       id: v.id,
       title: v.title,

@@ -48,7 +48,7 @@ export interface TargetInfo {
 export interface HandedOver {
   settings: TargetSettings;
   /** Present when the CLI diagnosed a remote target (it ends the run itself on a problem). */
-  diagnosis?: { petstoreUnavailable?: string };
+  diagnosis?: { petstoreUnavailable?: string; exchanges?: RecordedExchange[] };
   /** --verbose: check failures keep their stack frames (debugging the suite itself). */
   verbose?: boolean;
   /** What the run was asked to select (`--check PAG-*`), as the reports name it. */
@@ -73,6 +73,8 @@ declare module 'vitest' {
     verbose?: boolean;
     target: TargetConfig;
     targetInfo: TargetInfo;
+    /** The setup diagnosis's requests to a remote target (src/runner/preflight.ts), judged by the invariants. */
+    setupExchanges?: RecordedExchange[];
     /**
      * Per-area targets that override `target`: self-tests give one area's checks a server of their
      * own (test/config/provide-target.ts). The fault matrix uses targetsByFile.

@@ -226,9 +226,10 @@ async function main(): Promise<void> {
     }
     if (diagnosis.petstoreUnavailable)
       process.stderr.write(`conformance: ${terminalText(diagnosis.petstoreUnavailable, { max: 1000 })}\n`);
-    handedOver.diagnosis = diagnosis.petstoreUnavailable
-      ? { petstoreUnavailable: diagnosis.petstoreUnavailable }
-      : {};
+    handedOver.diagnosis = {
+      ...(diagnosis.petstoreUnavailable ? { petstoreUnavailable: diagnosis.petstoreUnavailable } : {}),
+      exchanges: diagnosis.exchanges ?? [],
+    };
   }
 
   settleColor(process.env, process.stdout.isTTY === true);

@@ -8,7 +8,8 @@ import '../checks/meta.ts';
 
 export function invariantsOfRun(modules: ReadonlyArray<TestModule>): InvariantResult[] {
   const conformance = modules.filter((m) => m.project.name !== SELF_PROJECT);
-  const info = conformance[0]?.project.getProvidedContext().targetInfo;
+  const provided = conformance[0]?.project.getProvidedContext();
+  const info = provided?.targetInfo;
   if (!info) return [];
   // As the reports say it (collect.ts): a check a filter left out makes the run a filtered one.
   const filtered = conformance.some((m) =>
@@ -23,7 +24,7 @@ export function invariantsOfRun(modules: ReadonlyArray<TestModule>): InvariantRe
         : [];
     }),
   );
-  return invariantResults(checks, info, info.strict, filtered);
+  return invariantResults(checks, info, info.strict, filtered, provided?.setupExchanges);
 }
 
 /** The outcome of an invariant as the one outcome function says it of a check. */

@@ -17,6 +17,7 @@ import { createSecretFilter } from '../../common/secret-filter.ts';
 import { invariantResults, prepareInvariants } from '../checks/invariants.ts';
 import type { HandedOver, TargetInfo } from '../checks/meta.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
+import type { RecordedExchange } from '../client/types.ts';
 import { loadSettings, secretValues } from '../config/index.ts';
 import { conformanceArgs, runReplayCommand } from '../generate/replay.ts';
 import { matchesCheck } from './check-globs.ts';
@@ -172,7 +173,7 @@ export default class ConformanceReporter implements Reporter {
           ...collected.problems.filter((p) => !p.startsWith('the run was interrupted')),
         ];
       }
-      const { info, secrets, handedOver } = this.targetOf(modules);
+      const { info, secrets, handedOver, setupExchanges } = this.targetOf(modules);
       // A selection that matched nothing is the command's mistake, said as such (exit 2).
       if (handedOver?.selection && collected.checks.length === 0 && !signal) {
         collected.problems.push(
@@ -181,11 +182,22 @@ export default class ConformanceReporter implements Reporter {
       }
       // Rules of every answer of a kind, judged once over the exchanges of every check (issue 24).
       if (this.options.invariants !== false) {
-        const judged = invariantResults(collected.checks, info, info.strict, collected.filtered);
+        const judged = invariantResults(
+          collected.checks,
+          info,
+          info.strict,
+          collected.filtered,
+          setupExchanges,
+        );
         // Checks selected by id (--check, --last-failed): only the invariants they name.
         const only = handedOver?.selectedChecks;
+        const setup = new Set(setupExchanges);
         collected.checks.push(
-          ...(only ? judged.filter((v) => only.some((glob) => matchesCheck(glob, v.id))) : judged),
+          ...(only
+            ? judged.filter(
+                (v) => only.some((glob) => matchesCheck(glob, v.id)) || v.exchanges.some((e) => setup.has(e)),
+              )
+            : judged),
         );
       }
       // The configured secrets and the tokens the run's clients learned (they reach this thread
@@ -253,6 +265,7 @@ export default class ConformanceReporter implements Reporter {
     info: TargetInfo;
     secrets: string[];
     handedOver?: HandedOver | undefined;
+    setupExchanges?: RecordedExchange[] | undefined;
   } {
     const project = modules.find((m) => m.project.name !== SELF_PROJECT)?.project;
     const provided = project?.getProvidedContext();
@@ -261,6 +274,7 @@ export default class ConformanceReporter implements Reporter {
         info: provided.targetInfo,
         secrets: secretValues(provided.target),
         handedOver: provided.handedOver,
+        setupExchanges: provided.setupExchanges,
       };
     }
     const loaded = loadSettings();

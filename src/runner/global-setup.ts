@@ -35,6 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       process.exit(2);
     }
     if (diagnosis.petstoreUnavailable) config.petstoreUnavailable = diagnosis.petstoreUnavailable;
+    project.provide('setupExchanges', diagnosis.exchanges ?? []);
   }
   project.provide('target', config);
   project.provide('verbose', handedOver?.verbose === true);

@@ -2,7 +2,7 @@
 // problem ends the run with exit code 2 and one line, the reports saying so, instead of every check
 // failing with the same cause; an unreachable pet interface only skips the pet checks.
 import { createSecretFilter } from '../../common/secret-filter.ts';
-import { createApiClient } from '../client/index.ts';
+import { createApiClient, createRecorder } from '../client/index.ts';
 import { learnedValues } from '../client/learned-secrets.ts';
 import { secretValues, type TargetConfig } from '../config/index.ts';
 import { writeProblemRun } from '../report/problem-run.ts';
@@ -14,9 +14,15 @@ import { diagnoseSetup, type SetupDiagnosis } from './setup-diagnosis.ts';
  * (the problem as its reason). The caller prints `problem` and exits 2.
  */
 export async function preflight(config: TargetConfig, startedAt: Date): Promise<SetupDiagnosis> {
+  // Its requests are the run's too: recorded, so the invariants judge them with every check's (a
+  // 5xx to the first request only, a cold start, would otherwise pass unseen).
+  const recorder = createRecorder(secretValues(config));
+  const found = await diagnoseSetup(createApiClient(config, { recorder }), config);
   // The diagnosis quotes the target (an error code): redacted as a value before anyone prints it.
-  const found = await diagnoseSetup(createApiClient(config), config);
-  const diagnosis = createSecretFilter([...secretValues(config), ...learnedValues()]).deep(found);
+  const diagnosis: SetupDiagnosis = {
+    ...createSecretFilter([...secretValues(config), ...learnedValues()]).deep(found),
+    exchanges: recorder.exchanges(),
+  };
   if (!diagnosis.problem) return diagnosis;
   await writeProblemRun({
     dir: reportsDir(),

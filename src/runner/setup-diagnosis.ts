@@ -11,6 +11,7 @@ import {
   petsBaseWrong,
   probe,
   probePetstore,
+  type RecordedExchange,
 } from '../client/index.ts';
 import type { TargetConfig } from '../config/index.ts';
 
@@ -19,6 +20,8 @@ export interface SetupDiagnosis {
   problem?: string;
   /** One line: why the pet checks are skipped while the rest runs. */
   petstoreUnavailable?: string;
+  /** The diagnosis's own requests, recorded (preflight.ts), judged by the invariants with the run's. */
+  exchanges?: RecordedExchange[];
 }
 
 // Credentials refused: the statuses a service gives a caller it does not accept.

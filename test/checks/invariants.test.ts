@@ -222,6 +222,26 @@ describe('invariants over every exchange', () => {
     // Absent errors is the spec's ("filled when the error has several messages").
     expect(soft.find((r) => r.id === 'INV-ERROR-ERRORS')).toMatchObject({ status: 'passed', level: 'MUST' });
   });
+
+  it("the setup diagnosis's requests are judged too, their breach reported whatever the selection", () => {
+    const cold = exchange('GET', '/petstore/v1/pets?limit=1', 500, { message: 'warming up' });
+    const served = exchange('GET', '/api/v1/customers', 200, page(1));
+    const checks = [
+      { id: 'PAG-X', rules: ['PAG-03'], area: 'customers-pagination' as const, exchanges: [served] },
+    ];
+    // A filtered run (one check selected): GNR-01 is no rule of it, yet the 5xx is reported.
+    const results = invariantResults(checks, bases, false, true, [cold]);
+    expect(results.find((r) => r.id === 'INV-NO-5XX')).toMatchObject({
+      status: 'failed',
+      exchanges: [cold],
+      reason: expect.stringMatching(/-> 500, sent by the setup diagnosis \(before the checks\)$/),
+    });
+    // Without its breach, the same filtered run leaves the invariant out, as before.
+    const ok = exchange('GET', '/petstore/v1/pets?limit=1', 200, []);
+    expect(
+      invariantResults(checks, bases, false, true, [ok]).find((r) => r.id === 'INV-NO-5XX'),
+    ).toBeUndefined();
+  });
 });
 
 describe('secrets in answers, judged before redaction', () => {

@@ -1,7 +1,8 @@
 // `npm run conformance` against a reference server set up wrongly from the user's side: a wrong
 // client secret, a wrong base path, a wrong pet base path and a dead pet base. The first three stop
 // before the checks with exit 2, one line and the reports saying why; the last skips the pet checks,
-// with that reason, and runs the rest.
+// with that reason, and runs the rest. The diagnosis's own requests are the run's: a 5xx to one of
+// them alone fails the run like any other.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../src/reference/index.ts';
+import { startForwardingProxy } from '../support/forwarding-proxy.ts';
 import { runTs } from '../support/run-node.ts';
 
 let server: RunningReferenceServer;
@@ -28,7 +30,7 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function conformance(change: Record<string, string>) {
+async function conformance(change: Record<string, string>, args: string[] = []) {
   const reportsDir = mkdtempSync(join(tmpdir(), 'setup-diagnosis-'));
   dirs.push(reportsDir);
   const c = server.credentials;
@@ -52,11 +54,19 @@ async function conformance(change: Record<string, string>) {
     FORCE_COLOR: '0',
     ...change,
   };
-  const run = await runTs('src/cli/conformance.ts', [], { env });
-  const results = JSON.parse(readFileSync(join(reportsDir, 'results.json'), 'utf8')) as {
+  const run = await runTs('src/cli/conformance.ts', args, { env });
+  // A selection reports to filtered/.
+  const at = args.length ? join(reportsDir, 'filtered') : reportsDir;
+  const results = JSON.parse(readFileSync(join(at, 'results.json'), 'utf8')) as {
     exitCode: number;
     problems: string[];
-    checks: { id: string; area: string; status: string; reason?: string }[];
+    checks: {
+      id: string;
+      area: string;
+      status: string;
+      reason?: string;
+      exchanges?: { method: string; url: string; status?: number }[];
+    }[];
   };
   return { ...run, results };
 }
@@ -109,5 +119,36 @@ describe('a run whose setup is wrong', { timeout: 120_000 }, () => {
     expect(
       run.results.checks.filter((c) => c.area !== 'pets' && c.status === 'passed').length,
     ).toBeGreaterThan(20);
+  });
+
+  // Before: exit 0, "every check passed". A target whose first answer on the pet interface is a
+  // 500 (a cold start) gave it to the diagnosis, whose requests nobody judged, and served the checks.
+  it('a 5xx answered only to the diagnosis fails the run, the exchange shown as sent', async () => {
+    let coldStart = true;
+    const proxy = await startForwardingProxy(new URL(server.apiBaseUrl).origin, {
+      rewrite: (body, _status, seen) => {
+        if (!coldStart || !seen.url.includes('/petstore/v1/pets')) return body;
+        coldStart = false;
+        return { status: 500, body: '{"message":"warming up"}' };
+      },
+    });
+    try {
+      const run = await conformance(
+        { API_BASE_URL: `${proxy.origin}/api/`, PETSTORE_BASE_URL: `${proxy.origin}/petstore/v1` },
+        ['--check', 'PET-LIST*'],
+      );
+      expect(run.code, run.stdout.slice(-2000)).toBe(1);
+      const no5xx = run.results.checks.find((c) => c.id === 'INV-NO-5XX');
+      expect(no5xx?.status).toBe('failed');
+      expect(no5xx?.reason).toMatch(/GET \/petstore\/v1\/pets\S* -> 500, sent by the setup diagnosis/);
+      expect(no5xx?.exchanges?.[0]).toMatchObject({ method: 'GET', status: 500 });
+      expect(no5xx?.exchanges?.[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/petstore\/v1\/pets/);
+      // The checks themselves were served: only the diagnosis met the 500.
+      const listed = run.results.checks.filter((c) => c.id.startsWith('PET-LIST'));
+      expect(listed.length).toBeGreaterThan(0);
+      for (const c of listed) expect(c.status, c.id).toBe('passed');
+    } finally {
+      await proxy.close();
+    }
   });
 });
