@@ -322,7 +322,7 @@ const TABLE = [
   fault('rate-limit-500', 'RATE-01', 'a caller over the limit is answered 500 instead of 429'),
   fault(
     'rate-limit-missing',
-    'RATE-01',
+    'RATE-05',
     'no request is ever refused: the limiter counts (and its headers announce the policy) but never answers 429',
   ),
   fault('rate-limit-no-body', 'RATE-02', 'the 429 has an empty body'),

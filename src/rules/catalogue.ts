@@ -389,6 +389,13 @@ export const RULES: readonly Rule[] = [
     { source: 'RFC 6585 §4 (429 Too Many Requests)' },
   ),
   rule(
+    'RATE-05',
+    'rate-limit',
+    'MUST',
+    'Limits ("A rate limiter exists")',
+    'A rate limiter exists: a caller far over a limit the run knows (one it set) is refused.',
+  ),
+  rule(
     'RATE-02',
     'rate-limit',
     'MUST',

@@ -61,7 +61,7 @@ describe('what would check a rule the run did not check', () => {
   });
 
   it('the RATE rules say how large the burst was and where the limit is found', () => {
-    for (const id of ['RATE-01', 'RATE-02']) {
+    for (const id of ['RATE-01', 'RATE-02', 'RATE-05']) {
       const why = whyOf(id);
       expect(why, run.stdout.slice(-3000)).toMatch(/burst \(30 requests, kept small for a conformance run/);
       expect(why).toContain('npm run load:rate-limit');
