@@ -4,17 +4,29 @@
 // preflight (src/launcher/preflight.ts) ask through these, so both decide alike.
 import { errorCode } from '../../common/error-body.ts';
 import { guard, type TargetConfig } from '../config/index.ts';
-import { unreachableReason } from './errors.ts';
+import { TransportError, unreachableReason } from './errors.ts';
 import type { ApiClient, ApiResponse } from './types.ts';
 
-export type Probe = { response: ApiResponse } | { unreachable: string } | { broken: string };
+export type Probe =
+  | { response: ApiResponse }
+  | {
+      unreachable: string;
+      /**
+       * The connection was made and then dropped, or the request held past its time: a server
+       * that crashed or hung on it, not an address that leads nowhere.
+       */
+      droppedOrHeld?: true;
+    }
+  | { broken: string };
 
 export async function probe(run: () => Promise<ApiResponse>): Promise<Probe> {
   try {
     return { response: await run() };
   } catch (error) {
     const unreachable = unreachableReason(error);
-    return unreachable ? { unreachable } : { broken: (error as Error).message };
+    if (!unreachable) return { broken: (error as Error).message };
+    const dropped = error instanceof TransportError && (error.kind === 'reset' || error.kind === 'timeout');
+    return dropped ? { unreachable, droppedOrHeld: true } : { unreachable };
   }
 }
 

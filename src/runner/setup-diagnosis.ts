@@ -76,7 +76,9 @@ export async function diagnoseSetup(client: ApiClient, config: TargetConfig): Pr
   // check failed on the same 404.
   const wrongPets = petsBaseWrong(pets, config);
   if (wrongPets) return { problem: wrongPets };
-  if (pets && 'unreachable' in pets) {
+  // A pet interface that took the connection and then dropped or held the request crashed or hung
+  // on it: never a reason to skip (a crash is never inconclusive). Its checks run and meet it.
+  if (pets && 'unreachable' in pets && !pets.droppedOrHeld) {
     return {
       petstoreUnavailable: `the pet demo interface cannot be reached (${pets.unreachable}); check PETSTORE_BASE_URL`,
     };

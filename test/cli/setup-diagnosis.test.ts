@@ -1,7 +1,8 @@
 // `npm run conformance` against a reference server set up wrongly from the user's side: a wrong
 // client secret, a wrong base path, a wrong pet base path and a dead pet base. The first three stop
 // before the checks with exit 2, one line and the reports saying why; the last skips the pet checks,
-// with that reason, and runs the rest. The diagnosis's own requests are the run's: a 5xx to one of
+// with that reason, and runs the rest; a pet base that takes the connection and drops it does not
+// (a crash is never inconclusive). The diagnosis's own requests are the run's: a 5xx to one of
 // them alone fails the run like any other.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -149,6 +150,25 @@ describe('a run whose setup is wrong', { timeout: 120_000 }, () => {
       for (const c of listed) expect(c.status, c.id).toBe('passed');
     } finally {
       await proxy.close();
+    }
+  });
+
+  // Before: exit 0, every pet check skipped as "cannot be reached". A pet interface that takes the
+  // connection and drops it unanswered crashed on the request: a crash is never inconclusive.
+  it('a pet interface that drops every request unanswered: its checks run and fail, exit 1', async () => {
+    const dropping = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}/v1`;
+      const run = await conformance({ PETSTORE_BASE_URL: base }, ['--check', 'PET-LIST*']);
+      expect(run.code, run.stdout.slice(-2000)).toBe(1);
+      expect(run.stderr).not.toMatch(/cannot be reached/);
+      const list = run.results.checks.find((c) => c.id === 'PET-LIST');
+      expect(list?.status).toBe('failed');
+      expect(list?.reason).toMatch(/connection to 127\.0\.0\.1:\d+ reset during GET \S+\/v1\/pets/);
+    } finally {
+      dropping.closeAllConnections();
+      await new Promise((resolve) => dropping.close(resolve));
     }
   });
 });
