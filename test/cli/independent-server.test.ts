@@ -263,7 +263,12 @@ describe('npm run conformance against a server written from the spec alone', { t
       /the pet demo interface asks for credentials \(GET \S+\/pets answered HTTP 401\)/,
     );
     expect(results.checks.length).toBeGreaterThan(5);
-    for (const c of results.checks) expect([c.id, c.status]).toEqual([c.id, 'skipped']);
+    for (const c of results.checks) {
+      // The setup diagnosis's own exchanges (a token, customers, the refused pet list) are judged by
+      // the invariants: they may pass on them; every pet check is skipped.
+      if (c.id.startsWith('INV-')) expect([c.id, c.status]).not.toEqual([c.id, 'failed']);
+      else expect([c.id, c.status]).toEqual([c.id, 'skipped']);
+    }
   });
 
   it('fails when the server breaks a shown rule: status_code differs from the HTTP status (ERR-03)', async () => {
