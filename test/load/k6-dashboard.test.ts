@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_INCONCLUSIVE } from '../../common/exit-codes.ts';
 import { createSecretFilter } from '../../common/secret-filter.ts';
 import { DEFAULT_CREDENTIALS } from '../../src/reference/credentials.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/report/chromium.ts';
@@ -117,7 +118,11 @@ describe.skipIf(noK6 || noChromium)(
     }
 
     it('each run passed and wrote its dashboard report', () => {
-      expect(codes, log).toEqual({ 'rate-limit': 0, 'flag-cache': 0, release: 0 });
+      // A probe short of CPU says it cannot tell (inconclusive), never a wrong verdict: the
+      // reports are this test's subject, and an inconclusive run writes them too.
+      expect([0, EXIT_INCONCLUSIVE], log).toContain(codes['rate-limit']);
+      expect([0, EXIT_INCONCLUSIVE], log).toContain(codes['flag-cache']);
+      expect(codes.release, log).toBe(0);
       for (const script of SCRIPTS) expect(existsSync(join(dir, `k6-${script}.html`)), script).toBe(true);
     });
 
@@ -166,7 +171,10 @@ describe.skipIf(noK6 || noChromium)(
       expect(await rows.count()).toBe(3);
       for (const script of SCRIPTS) {
         const row = page.locator(`tr[data-kind="load-run"][data-script="${script}"]`);
-        expect(await row.getAttribute('data-verdict')).toBe('passed');
+        const verdict = await row.getAttribute('data-verdict');
+        // The probes may say inconclusive on a busy machine (above); the release run passes.
+        expect(script === 'release' ? ['passed'] : ['passed', 'inconclusive']).toContain(verdict);
+        expect(verdict).toBe(codes[script] === 0 ? 'passed' : 'inconclusive');
         expect(await row.locator('a.dashboard').getAttribute('href')).toBe(`k6-${script}.html`);
       }
       const limited = page.locator('[data-kind="limiter"] g[data-series="429"] rect');
