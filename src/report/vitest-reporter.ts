@@ -27,6 +27,7 @@ import { harPathOf, renderHar } from './har.ts';
 import { interruptedBy, interruptionProblem, SIGNAL_EXIT_CODES } from './interruption.ts';
 import { reportsDir } from './reports-dir.ts';
 import { makeFolder } from './reports-dir-check.ts';
+import { reportsWriting } from './reports-settled.ts';
 import { buildResults } from './results.ts';
 import { acquireRunLock, releaseRunLock } from './run-lock.ts';
 import { toolOf } from './tool.ts';
@@ -153,6 +154,7 @@ export default class ConformanceReporter implements Reporter {
     this.writing ??= this.report(modules, unhandledErrors, reason).finally(() => {
       if (!this.lockedOut) releaseRunLock(this.dir);
     });
+    reportsWriting(this.writing);
     return this.writing;
   }
 

@@ -5,6 +5,7 @@
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { invariantOutcome, invariantsOfRun } from '../report/invariant-outcomes.ts';
 import { addOutcome, countsText, emptyCounts, outcomeOf } from '../report/outcome.ts';
+import { reportsSettled } from '../report/reports-settled.ts';
 
 export default class ClosingLineReporter implements Reporter {
   private vitest: Vitest | undefined;
@@ -13,7 +14,9 @@ export default class ClosingLineReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    // After the conformance table, which says "the closing line below".
+    await reportsSettled();
     const counts = emptyCounts();
     for (const module of testModules) {
       // A file that failed to load counts as one failure: its checks never ran.
